@@ -1,0 +1,7 @@
+/**
+ * distlock: the annotation package.
+ */
+@NullMarked
+package io.github.distlock.annotation;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,7 @@
+/**
+ * distlock: the autoconfigure package.
+ */
+@NullMarked
+package io.github.distlock.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,38 @@
+package io.github.distlock.core;
+
+import java.time.Instant;
+
+/**
+ * A held lock. Closing the handle releases the lock; closing it again does nothing.
+ */
+public interface LockHandle extends AutoCloseable {
+
+	/** Path of the held lock relative to the lock root. */
+	LockPath path();
+
+	/** Kind of the held lock. */
+	LockKind kind();
+
+	/**
+	 * Fencing token of this acquisition: it strictly increases for successive holders of
+	 * the same path across the whole ensemble, also after ZooKeeper removed and
+	 * re-created the lock's parent node. A store that remembers the highest token it saw
+	 * per path can reject writes carrying a lower one: those come from a holder that lost
+	 * the lock without knowing it.
+	 * <p>
+	 * A reentrant acquisition carries the token of the outermost one.
+	 * @return the token, a positive number
+	 */
+	long fencingToken();
+
+	/** When the lock was acquired (the outermost acquisition, for a reentrant one). */
+	Instant acquiredAt();
+
+	/**
+	 * Release the lock. Does nothing if this handle was closed already.
+	 * @throws LockReleaseException if ZooKeeper could not be told
+	 */
+	@Override
+	void close();
+
+}

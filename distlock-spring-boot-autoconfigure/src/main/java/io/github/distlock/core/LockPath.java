@@ -1,0 +1,232 @@
+package io.github.distlock.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A validated lock path relative to the lock root, such as {@code orders/42}. Segments
+ * are separated by {@code /}; none is empty, {@code .} or {@code ..}, and each holds only
+ * characters that ZooKeeper accepts in a node name.
+ * <p>
+ * Literal paths written by the developer are checked with {@link #parse(String)}. A value
+ * that comes from outside (a method argument, a request parameter) must go through
+ * {@link #child(String)} or {@link #escapeSegment(String)}: it then becomes exactly one
+ * segment, whatever it contains, and two different values always give two different
+ * segments.
+ */
+public final class LockPath implements Comparable<LockPath> {
+
+	/** Longest segment, after escaping. */
+	public static final int MAX_SEGMENT_LENGTH = 255;
+
+	/** Longest path, after escaping, relative to the lock root. */
+	public static final int MAX_PATH_LENGTH = 1024;
+
+	private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+	private final String value;
+
+	private LockPath(String value) {
+		this.value = value;
+	}
+
+	/**
+	 * Parse a literal relative path such as {@code orders/archive}.
+	 * @param path the path, without a leading or trailing {@code /}
+	 * @return the validated path
+	 * @throws InvalidLockPathException if the path is not well formed
+	 */
+	public static LockPath parse(String path) {
+		String problem = problemWith(path);
+		if (problem != null) {
+			throw new InvalidLockPathException("Invalid lock path '" + printable(path) + "': " + problem);
+		}
+		return new LockPath(path);
+	}
+
+	/**
+	 * Return a path made of the given literal path followed by one escaped segment per
+	 * value.
+	 * @param path literal prefix, validated as by {@link #parse(String)}
+	 * @param values values that each become exactly one segment
+	 * @return the path
+	 */
+	public static LockPath of(String path, String... values) {
+		LockPath result = parse(path);
+		for (String value : values) {
+			result = result.child(value);
+		}
+		return result;
+	}
+
+	/**
+	 * Return this path with one more segment holding the given value, escaped.
+	 * @param value any non-empty string
+	 * @return the longer path
+	 * @throws InvalidLockPathException if the value is null, empty, not valid Unicode or
+	 * too long
+	 */
+	public LockPath child(String value) {
+		String joined = this.value + "/" + escapeSegment(value);
+		if (joined.length() > MAX_PATH_LENGTH) {
+			throw new InvalidLockPathException("Lock path '" + joined.substring(0, 64) + "...' is " + joined.length()
+					+ " characters long; at most " + MAX_PATH_LENGTH + " are allowed");
+		}
+		return new LockPath(joined);
+	}
+
+	/**
+	 * Escape a value so that it forms exactly one path segment. Letters and digits of
+	 * ASCII and {@code - . _ ~} stand for themselves; every other character is written as
+	 * {@code %XX} for each byte of its UTF-8 encoding (so {@code %} itself becomes
+	 * {@code %25}), and a value that is only {@code .} or {@code ..} has its dots
+	 * escaped. The mapping is injective: decoding the result gives the value back.
+	 * @param value the value; {@code null} is rejected
+	 * @return the escaped segment
+	 * @throws InvalidLockPathException if the value is null, empty, holds an unpaired
+	 * surrogate, or is longer than {@value #MAX_SEGMENT_LENGTH} characters once escaped
+	 */
+	public static String escapeSegment(String value) {
+		if (value == null) {
+			throw new InvalidLockPathException("A lock path segment cannot be null");
+		}
+		if (value.isEmpty()) {
+			throw new InvalidLockPathException("A lock path segment cannot be empty");
+		}
+		if (value.length() > MAX_SEGMENT_LENGTH) {
+			throw tooLong(value);
+		}
+		boolean onlyDots = value.equals(".") || value.equals("..");
+		StringBuilder escaped = new StringBuilder(value.length() + 8);
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (isUnreserved(c) && !onlyDots) {
+				escaped.append(c);
+				continue;
+			}
+			int end = i + 1;
+			if (Character.isHighSurrogate(c) && end < value.length() && Character.isLowSurrogate(value.charAt(end))) {
+				end++;
+			}
+			else if (Character.isSurrogate(c)) {
+				throw new InvalidLockPathException("A lock path segment must be valid Unicode, but '" + printable(value)
+						+ "' has an unpaired surrogate at index " + i);
+			}
+			for (byte b : value.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
+				escaped.append('%').append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
+			}
+			i = end - 1;
+		}
+		if (escaped.length() > MAX_SEGMENT_LENGTH) {
+			throw tooLong(value);
+		}
+		return escaped.toString();
+	}
+
+	private static InvalidLockPathException tooLong(String value) {
+		return new InvalidLockPathException("A lock path segment can hold at most " + MAX_SEGMENT_LENGTH
+				+ " characters once escaped, but a value of " + value.length() + " characters ('"
+				+ printable(value.substring(0, Math.min(32, value.length()))) + "...') was given");
+	}
+
+	private static boolean isUnreserved(char c) {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+				|| c == '_' || c == '~';
+	}
+
+	/**
+	 * Describe what is wrong with a literal path, or return {@code null} if it is well
+	 * formed.
+	 * @param path the path to check
+	 * @return the problem, or {@code null}
+	 */
+	static String problemWith(String path) {
+		if (path == null || path.isEmpty()) {
+			return "it is empty";
+		}
+		if (path.startsWith("/")) {
+			return "it must be relative to the lock root, so it cannot start with '/'";
+		}
+		if (path.endsWith("/")) {
+			return "it cannot end with '/'";
+		}
+		if (path.length() > MAX_PATH_LENGTH) {
+			return "it is " + path.length() + " characters long; at most " + MAX_PATH_LENGTH + " are allowed";
+		}
+		for (String segment : path.split("/", -1)) {
+			if (segment.isEmpty()) {
+				return "it has an empty segment ('//')";
+			}
+			if (segment.equals(".") || segment.equals("..")) {
+				return "'.' and '..' cannot be segments";
+			}
+			if (segment.length() > MAX_SEGMENT_LENGTH) {
+				return "a segment is " + segment.length() + " characters long; at most " + MAX_SEGMENT_LENGTH
+						+ " are allowed";
+			}
+		}
+		for (int i = 0; i < path.length(); i++) {
+			char c = path.charAt(i);
+			if (!isAllowedByZooKeeper(c)) {
+				return "character U+" + String.format("%04X", (int) c) + " at index " + i
+						+ " is not allowed in a ZooKeeper path";
+			}
+		}
+		return null;
+	}
+
+	// The ranges ZooKeeper's PathUtils rejects in node names.
+	private static boolean isAllowedByZooKeeper(char c) {
+		return !(c <= '\u001f' || (c >= '\u007f' && c <= '\u009f') || (c >= '\ud800' && c <= '\uf8ff')
+				|| c >= '\ufff0');
+	}
+
+	static String printable(String value) {
+		StringBuilder out = new StringBuilder(Math.min(value.length(), 80));
+		for (int i = 0; i < value.length() && out.length() < 80; i++) {
+			char c = value.charAt(i);
+			if (c < 0x20 || c == 0x7f || Character.isSurrogate(c)) {
+				out.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				out.append(c);
+			}
+		}
+		if (out.length() >= 80) {
+			out.append("...");
+		}
+		return out.toString();
+	}
+
+	/** The segments of this path, in order. */
+	public List<String> segments() {
+		return Arrays.asList(this.value.split("/"));
+	}
+
+	/** The path as a string relative to the lock root, such as {@code orders/42}. */
+	public String value() {
+		return this.value;
+	}
+
+	@Override
+	public int compareTo(LockPath other) {
+		return this.value.compareTo(other.value);
+	}
+
+	@Override
+	public boolean equals(Object other) {
+		return (this == other) || (other instanceof LockPath that && this.value.equals(that.value));
+	}
+
+	@Override
+	public int hashCode() {
+		return this.value.hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return this.value;
+	}
+
+}
