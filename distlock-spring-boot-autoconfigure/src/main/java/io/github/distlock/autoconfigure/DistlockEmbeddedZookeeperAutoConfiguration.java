@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * {@link AutoConfiguration Auto-configuration} of a ZooKeeper server inside the
@@ -25,7 +26,8 @@ public final class DistlockEmbeddedZookeeperAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	EmbeddedZookeeperServer embeddedZookeeperServer(DistlockProperties properties) {
+	EmbeddedZookeeperServer embeddedZookeeperServer(DistlockProperties properties, ResourceLoader resourceLoader) {
+		EmbeddedZookeeperServer.checkServerDependencies(resourceLoader.getClassLoader());
 		DistlockProperties.Embedded embedded = properties.getZookeeper().getEmbedded();
 		EmbeddedZookeeperServer server = new EmbeddedZookeeperServer(embedded.getPort(), embedded.getDataDir());
 		server.start();

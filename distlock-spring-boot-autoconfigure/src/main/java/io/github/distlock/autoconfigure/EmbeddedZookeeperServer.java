@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 
 import org.apache.commons.logging.Log;
@@ -15,6 +16,7 @@ import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.FileSystemUtils;
 
 /**
@@ -27,6 +29,12 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(EmbeddedZookeeperServer.class);
 
 	private static final long STARTUP_TIMEOUT_MILLIS = 30_000;
+
+	// Declared "provided" by ZooKeeper's server; without them it does not start and only
+	// times out.
+	private static final Map<String, String> SERVER_DEPENDENCIES = Map.of("com.codahale.metrics.Reservoir",
+			"io.dropwizard.metrics:metrics-core", "org.xerial.snappy.SnappyInputStream",
+			"org.xerial.snappy:snappy-java");
 
 	private final int requestedPort;
 
@@ -57,6 +65,7 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 	 */
 	public synchronized void start() {
 		Assert.state(this.server == null, "Embedded ZooKeeper server already started");
+		checkServerDependencies(EmbeddedZookeeperServer.class.getClassLoader());
 		int port = (this.requestedPort != 0) ? checkFree(this.requestedPort) : findFreePort();
 		try {
 			this.baseDir = Files.createTempDirectory("distlock-zookeeper-");
@@ -124,6 +133,17 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 				logger.debug("Could not delete " + baseDir, ex);
 			}
 		}
+	}
+
+	static void checkServerDependencies(@Nullable ClassLoader classLoader) {
+		SERVER_DEPENDENCIES.forEach((className, dependency) -> {
+			if (!ClassUtils.isPresent(className, classLoader)) {
+				throw new IllegalStateException("The embedded ZooKeeper server needs " + dependency
+						+ " on the classpath (" + className + " is missing): add that dependency, or set "
+						+ "distlock.zookeeper.embedded.enabled=false and point distlock.zookeeper.connect-string at "
+						+ "a ZooKeeper ensemble");
+			}
+		});
 	}
 
 	// ZooKeeper only reports a port in use by timing out, so look first.

@@ -14,8 +14,11 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -90,6 +93,19 @@ class DistlockEmbeddedZookeeperAutoConfigurationTests {
 			.run((context) -> {
 				CuratorFramework client = context.getBean(CuratorFramework.class);
 				assertThat(client.getData().forPath("/kept")).asString(StandardCharsets.UTF_8).isEqualTo("data");
+			});
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "com.codahale.metrics, io.dropwizard.metrics:metrics-core",
+			"org.xerial.snappy, org.xerial.snappy:snappy-java" })
+	void embeddedServerWithoutItsDependenciesFailsStartupNamingThem(String missingPackage, String dependency) {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(missingPackage))
+			.withPropertyValues("distlock.zookeeper.embedded.enabled=true")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("embedded ZooKeeper server needs " + dependency);
 			});
 	}
 

@@ -1,0 +1,53 @@
+package io.github.distlock.sample;
+
+import java.util.Map;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.github.distlock.core.LockTimeoutException;
+
+/**
+ * REST API of the sample shop.
+ */
+@RestController
+@RequestMapping("/api/inventory")
+class InventoryController {
+
+	private final InventoryService inventory;
+
+	InventoryController(InventoryService inventory) {
+		this.inventory = inventory;
+	}
+
+	@PostMapping("/{sku}/purchase")
+	InventoryService.Purchase purchase(@PathVariable String sku, @RequestParam(defaultValue = "1") int quantity)
+			throws Exception {
+		return this.inventory.purchase(sku, quantity);
+	}
+
+	@GetMapping("/{sku}")
+	Map<String, Object> stock(@PathVariable String sku) {
+		return Map.of("sku", sku, "available", this.inventory.available(sku), "mostConcurrentPurchases",
+				this.inventory.mostConcurrentPurchases());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Map<String, Object>> outOfStock(OutOfStockException ex) {
+		return ResponseEntity.status(HttpStatus.CONFLICT)
+			.body(Map.of("error", ex.getMessage(), "available", ex.getAvailable()));
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Map<String, Object>> lockTimeout(LockTimeoutException ex) {
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(Map.of("error", ex.getMessage()));
+	}
+
+}
