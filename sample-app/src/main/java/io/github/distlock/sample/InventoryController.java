@@ -34,20 +34,28 @@ class InventoryController {
 	}
 
 	@GetMapping("/{sku}")
-	Map<String, Object> stock(@PathVariable String sku) {
-		return Map.of("sku", sku, "available", this.inventory.available(sku), "mostConcurrentPurchases",
-				this.inventory.mostConcurrentPurchases());
+	Stock stock(@PathVariable String sku) {
+		return new Stock(sku, this.inventory.available(sku), this.inventory.mostConcurrentPurchases());
 	}
 
 	@ExceptionHandler
-	ResponseEntity<Map<String, Object>> outOfStock(OutOfStockException ex) {
-		return ResponseEntity.status(HttpStatus.CONFLICT)
-			.body(Map.of("error", ex.getMessage(), "available", ex.getAvailable()));
+	ResponseEntity<Map<String, String>> outOfStock(OutOfStockException ex) {
+		return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("error", ex.getMessage()));
 	}
 
 	@ExceptionHandler
-	ResponseEntity<Map<String, Object>> lockTimeout(LockTimeoutException ex) {
+	ResponseEntity<Map<String, String>> lockTimeout(LockTimeoutException ex) {
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(Map.of("error", ex.getMessage()));
+	}
+
+	/**
+	 * Stock of one SKU.
+	 *
+	 * @param sku the stock keeping unit
+	 * @param available how many items are left
+	 * @param mostConcurrentPurchases most purchases ever running at once in this instance
+	 */
+	record Stock(String sku, int available, int mostConcurrentPurchases) {
 	}
 
 }

@@ -5,15 +5,8 @@ package io.github.distlock.sample;
  */
 public class OutOfStockException extends RuntimeException {
 
-	private final int available;
-
 	public OutOfStockException(String sku, int requested, int available) {
 		super("Only " + available + " of '" + sku + "' left, " + requested + " requested");
-		this.available = available;
-	}
-
-	public int getAvailable() {
-		return this.available;
 	}
 
 }
