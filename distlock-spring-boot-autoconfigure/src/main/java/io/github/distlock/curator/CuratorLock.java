@@ -30,6 +30,12 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLock.class);
 
+	/** Acquisition of a lock the thread already held. */
+	static final Object REENTERED = new Object();
+
+	/** Acquisition of a lock that needs nothing more to be released. */
+	static final Object ACQUIRED = new Object();
+
 	private final CuratorLocks locks;
 
 	private final RecipeCache<R> cache;
@@ -69,7 +75,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath);
+		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
 		try {
 			return isHeldByCurrentThread(entry.recipe());
 		}
@@ -81,7 +87,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 	@Override
 	public LockHandle acquire(Duration waitTime) {
 		long deadline = deadlineOf(waitTime);
-		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath);
+		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
 		try {
 			LockHandle handle = acquire(entry, waitTime, deadline);
 			if (handle != null) {
@@ -109,9 +115,10 @@ abstract class CuratorLock<R> implements ClusterLock {
 		}
 		awaitConnection(client, waitTime, deadline);
 		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(deadline) : null;
-		boolean acquired;
+		Object acquisition;
 		try {
-			acquired = attempt(recipe, (deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
+			acquisition = attempt(recipe,
+					(deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
 		}
 		catch (Exception ex) {
 			boolean fired = (watch != null) && watch.disarm();
@@ -131,14 +138,14 @@ abstract class CuratorLock<R> implements ClusterLock {
 		if (watch != null) {
 			watch.disarm();
 		}
-		if (!acquired) {
+		if (acquisition == null) {
 			return null;
 		}
 		try {
-			return newHandle(recipe, entry, firstHold(recipe));
+			return new Handle(recipe, entry, acquisition, firstHold(recipe, acquisition));
 		}
 		catch (Exception ex) {
-			releaseQuietly(recipe);
+			releaseQuietly(recipe, acquisition);
 			throw new LockAcquisitionException("Reading the fencing token of lock '" + this.path + "' failed", ex);
 		}
 	}
@@ -206,8 +213,15 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return (deadline < now) ? Long.MAX_VALUE : deadline;
 	}
 
-	private LockHandle newHandle(R recipe, RecipeCache.Entry<R> entry, Hold hold) {
-		return new Handle(recipe, entry, hold);
+	/**
+	 * Create the recipe state for this lock's path; called while no one else uses the
+	 * path.
+	 */
+	abstract R newRecipe(String nodePath);
+
+	/** The locks this lock belongs to. */
+	final CuratorLocks locks() {
+		return this.locks;
 	}
 
 	/**
@@ -220,15 +234,20 @@ abstract class CuratorLock<R> implements ClusterLock {
 	/**
 	 * Let Curator acquire the lock.
 	 * @param timeoutNanos how long to wait, or -1 to wait forever
-	 * @return whether the lock was acquired
+	 * @return what the acquisition needs to be released (such as a lease), or
+	 * {@code null} if the lock was not acquired in time
 	 */
-	abstract boolean attempt(R recipe, long timeoutNanos) throws Exception;
+	abstract Object attempt(R recipe, long timeoutNanos) throws Exception;
 
 	/** Record the hold the current thread just acquired, reading its fencing token. */
-	abstract Hold firstHold(R recipe) throws Exception;
+	abstract Hold firstHold(R recipe, Object acquisition) throws Exception;
 
-	/** Release one hold of the lock; {@code owner} is the thread that acquired it. */
-	abstract void release(R recipe, Thread owner) throws Exception;
+	/**
+	 * Release one hold of the lock.
+	 * @param acquisition what {@link #attempt} returned, or {@link #REENTERED}
+	 * @param owner the thread that acquired it
+	 */
+	abstract void release(R recipe, Object acquisition, Thread owner) throws Exception;
 
 	abstract boolean isHeldByCurrentThread(R recipe);
 
@@ -236,12 +255,12 @@ abstract class CuratorLock<R> implements ClusterLock {
 	abstract boolean releasableByOtherThreads();
 
 	final LockHandle reenteredHandle(R recipe, RecipeCache.Entry<R> entry, Hold hold) {
-		return new Handle(recipe, entry, hold);
+		return new Handle(recipe, entry, REENTERED, hold);
 	}
 
-	private void releaseQuietly(R recipe) {
+	private void releaseQuietly(R recipe, Object acquisition) {
 		try {
-			release(recipe, Thread.currentThread());
+			release(recipe, acquisition, Thread.currentThread());
 		}
 		catch (Exception ex) {
 			logger.warn("Could not release lock '{}' after failing to read its fencing token", this.path, ex);
@@ -264,15 +283,18 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 		private final RecipeCache.Entry<R> entry;
 
+		private final Object acquisition;
+
 		private final Hold hold;
 
 		private final Thread owner = Thread.currentThread();
 
 		private volatile boolean closed;
 
-		Handle(R recipe, RecipeCache.Entry<R> entry, Hold hold) {
+		Handle(R recipe, RecipeCache.Entry<R> entry, Object acquisition, Hold hold) {
 			this.recipe = recipe;
 			this.entry = entry;
+			this.acquisition = acquisition;
 			this.hold = hold;
 		}
 
@@ -309,7 +331,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 			}
 			this.closed = true;
 			try {
-				release(this.recipe, this.owner);
+				release(this.recipe, this.acquisition, this.owner);
 			}
 			catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException ex) {
 				// Curator's guaranteed delete removes the node once the connection

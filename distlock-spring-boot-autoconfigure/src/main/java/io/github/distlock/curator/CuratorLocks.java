@@ -3,9 +3,9 @@ package io.github.distlock.curator;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 
 import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.ClusterReadWriteLock;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
@@ -30,9 +30,13 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final DeadlineWatchdog watchdog = new DeadlineWatchdog();
 
-	private final RecipeCache<ReentrantMutex.State> mutexes;
+	private final RecipeCache<ReentrantMutex.State> mutexes = new RecipeCache<>();
 
-	private final RecipeCache<SemaphoreMutex.State> semaphoreMutexes;
+	private final RecipeCache<SemaphoreMutex.State> semaphoreMutexes = new RecipeCache<>();
+
+	private final RecipeCache<ReadWriteSide.State> readWriteLocks = new RecipeCache<>();
+
+	private final RecipeCache<Semaphore.State> semaphores = new RecipeCache<>();
 
 	/**
 	 * Create locks on the given client.
@@ -53,13 +57,6 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.client = client;
 		this.defaultWaitTime = defaultWaitTime;
 		this.identity = new HolderIdentity(applicationName);
-		this.mutexes = new RecipeCache<>(
-				(nodePath) -> new ReentrantMutex.State(FencingMutex.create(client, nodePath, this.identity)));
-		this.semaphoreMutexes = new RecipeCache<>((nodePath) -> {
-			InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, nodePath, 1);
-			semaphore.setNodeData(this.identity.currentNodeData());
-			return new SemaphoreMutex.State(client, semaphore);
-		});
 	}
 
 	@Override
@@ -73,6 +70,35 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	@Override
+	public ClusterReadWriteLock readWrite(LockPath path) {
+		ReadWriteSide read = new ReadWriteSide(this, this.readWriteLocks, path, false);
+		ReadWriteSide write = new ReadWriteSide(this, this.readWriteLocks, path, true);
+		return new ClusterReadWriteLock() {
+
+			@Override
+			public LockPath path() {
+				return path;
+			}
+
+			@Override
+			public ClusterLock readLock() {
+				return read;
+			}
+
+			@Override
+			public ClusterLock writeLock() {
+				return write;
+			}
+
+		};
+	}
+
+	@Override
+	public ClusterLock semaphore(LockPath path, int permits) {
+		return new Semaphore(this, this.semaphores, path, permits);
+	}
+
+	@Override
 	public Duration defaultWaitTime() {
 		return this.defaultWaitTime;
 	}
@@ -82,13 +108,17 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.client;
 	}
 
+	HolderIdentity identity() {
+		return this.identity;
+	}
+
 	DeadlineWatchdog watchdog() {
 		return this.watchdog;
 	}
 
 	/** Number of recipe instances currently cached, held or waited for. */
 	int cachedRecipes() {
-		return this.mutexes.size() + this.semaphoreMutexes.size();
+		return this.mutexes.size() + this.semaphoreMutexes.size() + this.readWriteLocks.size() + this.semaphores.size();
 	}
 
 	/**

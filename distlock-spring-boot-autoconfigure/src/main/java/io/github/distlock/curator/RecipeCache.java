@@ -15,19 +15,13 @@ final class RecipeCache<R> {
 
 	private final ConcurrentHashMap<String, Entry<R>> entries = new ConcurrentHashMap<>();
 
-	private final Function<String, R> factory;
-
-	RecipeCache(Function<String, R> factory) {
-		this.factory = factory;
-	}
-
 	/**
 	 * Return the entry for the key, creating it if needed, and count the caller as a
 	 * user. Every call must be matched by one {@link #release(Entry)}.
 	 */
-	Entry<R> retain(String key) {
+	Entry<R> retain(String key, Function<String, R> factory) {
 		return this.entries.compute(key, (k, existing) -> {
-			Entry<R> entry = (existing != null) ? existing : new Entry<>(k, this.factory.apply(k));
+			Entry<R> entry = (existing != null) ? existing : new Entry<>(k, factory.apply(k));
 			entry.users++;
 			return entry;
 		});

@@ -20,6 +20,11 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 	}
 
 	@Override
+	State newRecipe(String nodePath) {
+		return new State(FencingMutex.create(locks().client(), nodePath, locks().identity()));
+	}
+
+	@Override
 	LockHandle reenter(State state, RecipeCache.Entry<State> entry) {
 		Hold hold = state.holds.get(Thread.currentThread());
 		if (hold == null) {
@@ -36,23 +41,23 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 	}
 
 	@Override
-	boolean attempt(State state, long timeoutNanos) throws Exception {
+	Object attempt(State state, long timeoutNanos) throws Exception {
 		if (timeoutNanos < 0) {
 			state.mutex.acquire();
-			return true;
+			return ACQUIRED;
 		}
-		return state.mutex.acquire(timeoutNanos, TimeUnit.NANOSECONDS);
+		return state.mutex.acquire(timeoutNanos, TimeUnit.NANOSECONDS) ? ACQUIRED : null;
 	}
 
 	@Override
-	Hold firstHold(State state) throws Exception {
+	Hold firstHold(State state, Object acquisition) throws Exception {
 		Hold hold = new Hold(state.mutex.currentToken(), Instant.now());
 		state.holds.put(Thread.currentThread(), hold);
 		return hold;
 	}
 
 	@Override
-	void release(State state, Thread owner) throws Exception {
+	void release(State state, Object acquisition, Thread owner) throws Exception {
 		try {
 			state.mutex.release();
 		}
