@@ -2,6 +2,7 @@ package io.github.distlock.core;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * Entry point of the programmatic API, and the bean applications inject. Every lock
@@ -115,6 +116,12 @@ public interface Locks {
 	default MultiLock multi(Collection<? extends ClusterLock> locks) {
 		return new OrderedMultiLock(locks);
 	}
+
+	/**
+	 * Return the locks this application holds now, through this object.
+	 * @return a snapshot, one entry per outermost acquisition
+	 */
+	List<HeldLock> heldLocks();
 
 	/**
 	 * Wait time used when a caller does not give one ({@code distlock.lock.wait-time}).

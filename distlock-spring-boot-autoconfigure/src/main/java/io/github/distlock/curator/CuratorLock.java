@@ -12,10 +12,12 @@ import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 
 /**
@@ -29,6 +31,12 @@ import io.github.distlock.core.LockTimeoutException;
 abstract class CuratorLock<R> implements ClusterLock {
 
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLock.class);
+
+	/**
+	 * Longest time a release may wait for ZooKeeper before its node is left to Curator's
+	 * background deletion.
+	 */
+	static final Duration RELEASE_BOUND = Duration.ofSeconds(1);
 
 	/** Acquisition of a lock the thread already held. */
 	static final Object REENTERED = new Object();
@@ -73,6 +81,11 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return this.nodePath;
 	}
 
+	/** The locks this lock belongs to. */
+	final CuratorLocks locks() {
+		return this.locks;
+	}
+
 	@Override
 	public boolean isHeldByCurrentThread() {
 		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
@@ -88,25 +101,27 @@ abstract class CuratorLock<R> implements ClusterLock {
 	public LockHandle acquire(Duration waitTime) {
 		long deadline = deadlineOf(waitTime);
 		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
+		LockHandle handle;
 		try {
-			LockHandle handle = acquire(entry, waitTime, deadline);
-			if (handle != null) {
-				return handle;
-			}
+			handle = acquire(entry, waitTime, deadline);
 		}
 		catch (RuntimeException | Error ex) {
 			this.cache.release(entry);
 			throw ex;
 		}
-		this.cache.release(entry);
-		throw timeout(waitTime, null);
+		if (handle == null) {
+			this.cache.release(entry);
+			throw timeout(waitTime, null);
+		}
+		LockContext.enter(handle);
+		return handle;
 	}
 
 	private LockHandle acquire(RecipeCache.Entry<R> entry, Duration waitTime, long deadline) {
 		R recipe = entry.recipe();
-		LockHandle reentered = reenter(recipe, entry);
+		Hold reentered = reenter(recipe);
 		if (reentered != null) {
-			return reentered;
+			return new Handle(recipe, entry, REENTERED, reentered);
 		}
 		CuratorFramework client = this.locks.client();
 		if (client.getState() != CuratorFrameworkState.STARTED) {
@@ -129,7 +144,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 				Thread.currentThread().interrupt();
 				throw new LockAcquisitionException("Interrupted while waiting for lock '" + this.path + "'", ex);
 			}
-			if (ex instanceof RuntimeException runtime && !(ex instanceof IllegalMonitorStateException)) {
+			if (ex instanceof RuntimeException runtime) {
 				throw runtime;
 			}
 			throw new LockAcquisitionException("Acquiring lock '" + this.path + "' failed: "
@@ -141,13 +156,17 @@ abstract class CuratorLock<R> implements ClusterLock {
 		if (acquisition == null) {
 			return null;
 		}
+		Hold hold;
 		try {
-			return new Handle(recipe, entry, acquisition, firstHold(recipe, acquisition));
+			hold = new Hold(this.kind, this.path, fencingToken(recipe, acquisition));
 		}
 		catch (Exception ex) {
-			releaseQuietly(recipe, acquisition);
+			releaseBounded(recipe, acquisition, Thread.currentThread());
 			throw new LockAcquisitionException("Reading the fencing token of lock '" + this.path + "' failed", ex);
 		}
+		onHeld(recipe, hold);
+		this.locks.register(hold);
+		return new Handle(recipe, entry, acquisition, hold);
 	}
 
 	private void awaitConnection(CuratorFramework client, Duration waitTime, long deadline) {
@@ -214,22 +233,76 @@ abstract class CuratorLock<R> implements ClusterLock {
 	}
 
 	/**
+	 * Release an acquisition without waiting long for ZooKeeper. Curator deletes lock
+	 * nodes "guaranteed": a delete that fails for want of a connection, or is
+	 * interrupted, is retried in the background. So when ZooKeeper is away, the release
+	 * is interrupted at once (or after {@link #RELEASE_BOUND} if the connection drops
+	 * during it), which frees the recipe for the next acquisition while Curator removes
+	 * the node later.
+	 * @return whether the node was removed now (rather than left to the background)
+	 */
+	private boolean releaseBounded(R recipe, Object acquisition, Thread owner) {
+		if (acquisition == REENTERED) {
+			try {
+				release(recipe, acquisition, owner);
+				return true;
+			}
+			catch (Exception ex) {
+				throw new LockReleaseException("Releasing lock '" + this.path + "' failed: " + ex, ex);
+			}
+		}
+		boolean wasInterrupted = Thread.currentThread().isInterrupted();
+		boolean connected = this.locks.client().getZookeeperClient().isConnected();
+		DeadlineWatchdog.Watch watch = null;
+		if (!connected) {
+			Thread.currentThread().interrupt();
+		}
+		else if (!wasInterrupted) {
+			watch = this.locks.watchdog().arm(System.nanoTime() + RELEASE_BOUND.toNanos());
+		}
+		try {
+			release(recipe, acquisition, owner);
+			return true;
+		}
+		catch (InterruptedException | KeeperException.ConnectionLossException
+				| KeeperException.SessionExpiredException ex) {
+			logger.warn("Lock '{}' released while ZooKeeper is unreachable; its node is removed in the background "
+					+ "once the connection returns, or dies with the session", this.path);
+			return false;
+		}
+		catch (Exception ex) {
+			if (!connected || (watch != null && watch.disarm())) {
+				logger.warn(
+						"Lock '{}' released while ZooKeeper is unreachable ({}); its node is removed in the "
+								+ "background once the connection returns, or dies with the session",
+						this.path, ex.toString());
+				return false;
+			}
+			throw new LockReleaseException("Releasing lock '" + this.path + "' failed: " + ex, ex);
+		}
+		finally {
+			if (watch != null) {
+				watch.disarm();
+			}
+			if (!wasInterrupted) {
+				Thread.interrupted();
+			}
+		}
+	}
+
+	/**
 	 * Create the recipe state for this lock's path; called while no one else uses the
 	 * path.
 	 */
 	abstract R newRecipe(String nodePath);
 
-	/** The locks this lock belongs to. */
-	final CuratorLocks locks() {
-		return this.locks;
-	}
-
 	/**
-	 * Hand out a handle without asking ZooKeeper if the current thread re-enters a lock
-	 * it holds; refuse at once if the lock is not reentrant.
-	 * @return the handle, or {@code null} if the thread does not hold the lock
+	 * Return the hold of the current thread if it re-enters a lock it holds, counting the
+	 * re-entry with the recipe (no ZooKeeper call); refuse at once if it may not
+	 * re-enter.
+	 * @return the hold, or {@code null} if the thread does not hold the lock
 	 */
-	abstract LockHandle reenter(R recipe, RecipeCache.Entry<R> entry);
+	abstract Hold reenter(R recipe);
 
 	/**
 	 * Let Curator acquire the lock.
@@ -239,11 +312,15 @@ abstract class CuratorLock<R> implements ClusterLock {
 	 */
 	abstract Object attempt(R recipe, long timeoutNanos) throws Exception;
 
-	/** Record the hold the current thread just acquired, reading its fencing token. */
-	abstract Hold firstHold(R recipe, Object acquisition) throws Exception;
+	/** Read the fencing token of the acquisition the current thread just made. */
+	abstract long fencingToken(R recipe, Object acquisition) throws Exception;
+
+	/** Remember a new hold of the current thread, for re-entry. */
+	void onHeld(R recipe, Hold hold) {
+	}
 
 	/**
-	 * Release one hold of the lock.
+	 * Release one acquisition of the lock.
 	 * @param acquisition what {@link #attempt} returned, or {@link #REENTERED}
 	 * @param owner the thread that acquired it
 	 */
@@ -253,29 +330,6 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 	/** Whether a handle may be closed by another thread than the one that acquired it. */
 	abstract boolean releasableByOtherThreads();
-
-	final LockHandle reenteredHandle(R recipe, RecipeCache.Entry<R> entry, Hold hold) {
-		return new Handle(recipe, entry, REENTERED, hold);
-	}
-
-	private void releaseQuietly(R recipe, Object acquisition) {
-		try {
-			release(recipe, acquisition, Thread.currentThread());
-		}
-		catch (Exception ex) {
-			logger.warn("Could not release lock '{}' after failing to read its fencing token", this.path, ex);
-		}
-	}
-
-	/**
-	 * The outermost acquisition of a lock by one holder.
-	 *
-	 * @param token the fencing token
-	 * @param since when it was acquired
-	 */
-	record Hold(long token, Instant since) {
-
-	}
 
 	private final class Handle implements LockHandle {
 
@@ -296,6 +350,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 			this.entry = entry;
 			this.acquisition = acquisition;
 			this.hold = hold;
+			hold.addHandle();
 		}
 
 		@Override
@@ -319,6 +374,11 @@ abstract class CuratorLock<R> implements ClusterLock {
 		}
 
 		@Override
+		public LockState state() {
+			return this.closed ? LockState.RELEASED : this.hold.state();
+		}
+
+		@Override
 		public synchronized void close() {
 			if (this.closed) {
 				return;
@@ -331,20 +391,15 @@ abstract class CuratorLock<R> implements ClusterLock {
 			}
 			this.closed = true;
 			try {
-				release(this.recipe, this.acquisition, this.owner);
-			}
-			catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException ex) {
-				// Curator's guaranteed delete removes the node once the connection
-				// returns, or the
-				// node dies with the session: either way the lock is free, nothing for
-				// the caller to do.
-				logger.warn("Lock '{}' released while ZooKeeper is unreachable ({}); its node is removed "
-						+ "once the connection returns or the session ends", CuratorLock.this.path, ex.code());
-			}
-			catch (Exception ex) {
-				throw new LockReleaseException("Releasing lock '" + CuratorLock.this.path + "' failed: " + ex, ex);
+				releaseBounded(this.recipe, this.acquisition, this.owner);
 			}
 			finally {
+				if (this.hold.removeHandle()) {
+					CuratorLock.this.locks.unregister(this.hold);
+				}
+				if (this.owner == Thread.currentThread()) {
+					LockContext.exit(this);
+				}
 				CuratorLock.this.cache.release(this.entry);
 			}
 		}
@@ -352,7 +407,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 		@Override
 		public String toString() {
 			return "LockHandle[" + CuratorLock.this.kind + " '" + CuratorLock.this.path + "', token "
-					+ this.hold.token() + "]";
+					+ this.hold.token() + ", " + state() + "]";
 		}
 
 	}

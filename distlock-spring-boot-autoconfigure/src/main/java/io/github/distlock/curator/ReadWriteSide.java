@@ -1,6 +1,5 @@
 package io.github.distlock.curator;
 
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +9,6 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.zookeeper.data.Stat;
 
-import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockUpgradeException;
@@ -43,7 +41,7 @@ final class ReadWriteSide extends CuratorLock<ReadWriteSide.State> {
 	}
 
 	@Override
-	LockHandle reenter(State state, RecipeCache.Entry<State> entry) {
+	Hold reenter(State state) {
 		Thread current = Thread.currentThread();
 		Hold hold = holds(state).get(current);
 		if (hold != null) {
@@ -54,7 +52,7 @@ final class ReadWriteSide extends CuratorLock<ReadWriteSide.State> {
 			catch (Exception ex) {
 				throw new IllegalStateException("Re-entering a held lock failed", ex);
 			}
-			return reenteredHandle(state, entry, hold);
+			return hold;
 		}
 		if (this.write && state.readHolds.containsKey(current)) {
 			throw new LockUpgradeException("Thread '" + current.getName() + "' holds the read lock '" + path()
@@ -75,15 +73,18 @@ final class ReadWriteSide extends CuratorLock<ReadWriteSide.State> {
 	}
 
 	@Override
-	Hold firstHold(State state, Object acquisition) throws Exception {
+	long fencingToken(State state, Object acquisition) throws Exception {
 		String lockPath = this.write ? state.lock.writeLock().getLockPath() : state.lock.readLock().getLockPath();
 		Stat stat = state.client.checkExists().forPath(lockPath);
 		if (stat == null) {
 			throw new IllegalStateException("Lock node " + lockPath + " vanished right after it was acquired");
 		}
-		Hold hold = new Hold(stat.getCzxid(), Instant.now());
+		return stat.getCzxid();
+	}
+
+	@Override
+	void onHeld(State state, Hold hold) {
 		holds(state).put(Thread.currentThread(), hold);
-		return hold;
 	}
 
 	@Override

@@ -1,11 +1,9 @@
 package io.github.distlock.curator;
 
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 
@@ -25,7 +23,7 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 	}
 
 	@Override
-	LockHandle reenter(State state, RecipeCache.Entry<State> entry) {
+	Hold reenter(State state) {
 		Hold hold = state.holds.get(Thread.currentThread());
 		if (hold == null) {
 			return null;
@@ -37,7 +35,7 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 		catch (Exception ex) {
 			throw new IllegalStateException("Re-entering a held mutex failed", ex);
 		}
-		return reenteredHandle(state, entry, hold);
+		return hold;
 	}
 
 	@Override
@@ -50,10 +48,13 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 	}
 
 	@Override
-	Hold firstHold(State state, Object acquisition) throws Exception {
-		Hold hold = new Hold(state.mutex.currentToken(), Instant.now());
+	long fencingToken(State state, Object acquisition) throws Exception {
+		return state.mutex.currentToken();
+	}
+
+	@Override
+	void onHeld(State state, Hold hold) {
 		state.holds.put(Thread.currentThread(), hold);
-		return hold;
 	}
 
 	@Override

@@ -1,7 +1,6 @@
 package io.github.distlock.curator;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -12,7 +11,6 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 import io.github.distlock.core.LockConfigurationException;
-import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 
@@ -43,7 +41,7 @@ final class Semaphore extends CuratorLock<Semaphore.State> {
 	}
 
 	@Override
-	LockHandle reenter(State state, RecipeCache.Entry<State> entry) {
+	Hold reenter(State state) {
 		// Each acquisition takes a permit of its own: a semaphore is not reentrant.
 		return null;
 	}
@@ -57,8 +55,8 @@ final class Semaphore extends CuratorLock<Semaphore.State> {
 	}
 
 	@Override
-	Hold firstHold(State state, Object acquisition) throws Exception {
-		return new Hold(Leases.creatingZxid(state.client, nodePath(), (Lease) acquisition), Instant.now());
+	long fencingToken(State state, Object acquisition) throws Exception {
+		return Leases.creatingZxid(state.client, nodePath(), (Lease) acquisition);
 	}
 
 	@Override

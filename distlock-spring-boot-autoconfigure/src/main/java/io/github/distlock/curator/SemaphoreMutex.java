@@ -1,13 +1,11 @@
 package io.github.distlock.curator;
 
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
 
-import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReentryException;
@@ -32,7 +30,7 @@ final class SemaphoreMutex extends CuratorLock<SemaphoreMutex.State> {
 	}
 
 	@Override
-	LockHandle reenter(State state, RecipeCache.Entry<State> entry) {
+	Hold reenter(State state) {
 		if (state.holder == Thread.currentThread()) {
 			throw new LockReentryException("Lock '" + path() + "' is not reentrant and thread '"
 					+ Thread.currentThread().getName() + "' already holds it; asking again would wait for itself");
@@ -51,8 +49,8 @@ final class SemaphoreMutex extends CuratorLock<SemaphoreMutex.State> {
 	}
 
 	@Override
-	Hold firstHold(State state, Object acquisition) throws Exception {
-		return new Hold(Leases.creatingZxid(state.client, nodePath(), (Lease) acquisition), Instant.now());
+	long fencingToken(State state, Object acquisition) throws Exception {
+		return Leases.creatingZxid(state.client, nodePath(), (Lease) acquisition);
 	}
 
 	@Override
