@@ -123,11 +123,49 @@ abstract class CuratorLock<R> implements ClusterLock {
 		if (reentered != null) {
 			return new Handle(recipe, entry, REENTERED, reentered);
 		}
-		CuratorFramework client = this.locks.client();
-		if (client.getState() != CuratorFrameworkState.STARTED) {
-			throw new LockAcquisitionException(
-					"Cannot acquire lock '" + this.path + "': the CuratorFramework is " + client.getState(), null);
+		if (this.locks.client().getState() != CuratorFrameworkState.STARTED) {
+			throw new LockAcquisitionException("Cannot acquire lock '" + this.path + "': the CuratorFramework is "
+					+ this.locks.client().getState(), null);
 		}
+		boolean queued = queuesLocally() && enterLocalQueue(entry, deadline);
+		if (queuesLocally() && !queued) {
+			return null;
+		}
+		try {
+			LockHandle handle = acquireInZooKeeper(entry, waitTime, deadline);
+			if (handle != null) {
+				return handle;
+			}
+		}
+		catch (RuntimeException | Error ex) {
+			if (queued) {
+				entry.localQueue().release();
+			}
+			throw ex;
+		}
+		if (queued) {
+			entry.localQueue().release();
+		}
+		return null;
+	}
+
+	private boolean enterLocalQueue(RecipeCache.Entry<R> entry, long deadline) {
+		try {
+			if (deadline == Long.MAX_VALUE) {
+				entry.localQueue().acquire();
+				return true;
+			}
+			return entry.localQueue().tryAcquire(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException("Interrupted while waiting for lock '" + this.path + "'", ex);
+		}
+	}
+
+	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long deadline) {
+		R recipe = entry.recipe();
+		CuratorFramework client = this.locks.client();
 		awaitConnection(client, waitTime, deadline);
 		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(deadline) : null;
 		Object acquisition;
@@ -331,6 +369,12 @@ abstract class CuratorLock<R> implements ClusterLock {
 	/** Whether a handle may be closed by another thread than the one that acquired it. */
 	abstract boolean releasableByOtherThreads();
 
+	/**
+	 * Whether the lock is exclusive, so that threads of this client queue for it locally
+	 * before one of them competes in ZooKeeper.
+	 */
+	abstract boolean queuesLocally();
+
 	private final class Handle implements LockHandle {
 
 		private final R recipe;
@@ -394,6 +438,9 @@ abstract class CuratorLock<R> implements ClusterLock {
 				releaseBounded(this.recipe, this.acquisition, this.owner);
 			}
 			finally {
+				if (this.acquisition != REENTERED && queuesLocally()) {
+					this.entry.localQueue().release();
+				}
 				if (this.hold.removeHandle()) {
 					CuratorLock.this.locks.unregister(this.hold);
 				}

@@ -106,6 +106,11 @@ final class ReadWriteSide extends CuratorLock<ReadWriteSide.State> {
 	}
 
 	@Override
+	boolean queuesLocally() {
+		return this.write;
+	}
+
+	@Override
 	boolean releasableByOtherThreads() {
 		return false;
 	}

@@ -1,6 +1,7 @@
 package io.github.distlock.curator;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
 /**
@@ -54,6 +55,12 @@ final class RecipeCache<R> {
 
 		private final R recipe;
 
+		// Threads of this client wanting an exclusive lock on the path queue here,
+		// fairly, so only
+		// one of them at a time waits in ZooKeeper (where every release wakes every
+		// waiter).
+		private final Semaphore localQueue = new Semaphore(1, true);
+
 		private int users;
 
 		private Entry(String key, R recipe) {
@@ -63,6 +70,10 @@ final class RecipeCache<R> {
 
 		R recipe() {
 			return this.recipe;
+		}
+
+		Semaphore localQueue() {
+			return this.localQueue;
 		}
 
 	}

@@ -75,6 +75,11 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 	}
 
 	@Override
+	boolean queuesLocally() {
+		return true;
+	}
+
+	@Override
 	boolean releasableByOtherThreads() {
 		return false;
 	}

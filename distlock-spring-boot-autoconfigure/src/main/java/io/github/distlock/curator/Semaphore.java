@@ -70,6 +70,11 @@ final class Semaphore extends CuratorLock<Semaphore.State> {
 	}
 
 	@Override
+	boolean queuesLocally() {
+		return false;
+	}
+
+	@Override
 	boolean releasableByOtherThreads() {
 		return true;
 	}

@@ -65,6 +65,11 @@ final class SemaphoreMutex extends CuratorLock<SemaphoreMutex.State> {
 	}
 
 	@Override
+	boolean queuesLocally() {
+		return true;
+	}
+
+	@Override
 	boolean releasableByOtherThreads() {
 		return true;
 	}
