@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
@@ -172,6 +173,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		}
 		Class<?> returnType = method.getReturnType();
 		if (CompletionStage.class.isAssignableFrom(returnType) || Future.class.isAssignableFrom(returnType)
+				|| Flow.Publisher.class.isAssignableFrom(returnType)
 				|| ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType) != null) {
 			throw new LockConfigurationException(description + ": the method returns " + returnType.getName()
 					+ ", but asynchronous methods are not supported yet: the lock "
