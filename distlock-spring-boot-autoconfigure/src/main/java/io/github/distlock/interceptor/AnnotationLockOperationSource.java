@@ -119,7 +119,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		}
 		catch (AnnotationConfigurationException ex) {
 			throw new LockConfigurationException("@DistributedLock on " + MethodDescriptions.describe(specificMethod)
-					+ " is malformed: " + ex.getMessage(), ex);
+					+ " is malformed: " + ex.getMessage());
 		}
 	}
 
@@ -194,8 +194,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		catch (ParseException ex) {
 			throw new LockConfigurationException(
 					description + ": path template '" + template + "' is not a valid template: " + ex.getMessage()
-							+ "; write literal text and #{expression} parts, such as 'orders/#{#order.id}'",
-					ex);
+							+ "; write literal text and #{expression} parts, such as 'orders/#{#order.id}'");
 		}
 		return LockPathTemplate.of(parsed, description);
 	}
@@ -215,7 +214,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 			}
 			catch (ParseException ex) {
 				throw new LockConfigurationException(description + ": waitTime '" + value
-						+ "' is not a valid expression: " + ex.getMessage() + "; " + WaitTime.FORMS, ex);
+						+ "' is not a valid expression: " + ex.getMessage() + "; " + WaitTime.FORMS);
 			}
 			if (!(expression instanceof LiteralExpression)) {
 				return new WaitTime.Evaluated(expression);
@@ -227,7 +226,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		catch (IllegalArgumentException ex) {
 			String shown = text.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + text + "')";
 			throw new LockConfigurationException(description + ": waitTime " + shown + " is not a wait time: "
-					+ ex.getMessage() + "; " + WaitTime.FORMS, ex);
+					+ ex.getMessage() + "; " + WaitTime.FORMS);
 		}
 	}
 
@@ -243,7 +242,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		}
 		catch (IllegalArgumentException ex) {
 			throw new LockConfigurationException(description + ": waitTime '" + text + "' could not be resolved: "
-					+ ex.getMessage() + "; define the property or give a default such as ${my.wait:5s}", ex);
+					+ ex.getMessage() + "; define the property or give a default such as ${my.wait:5s}");
 		}
 		if (resolved == null || resolved.contains("${")) {
 			throw new LockConfigurationException(description + ": waitTime '" + text + "' could not be resolved (got '"

@@ -91,7 +91,7 @@ public final class LockPathTemplate {
 			throw new LockConfigurationException(description + ": path template '" + template
 					+ "' cannot give a valid lock path (" + ex.getMessage().replace(sample, template)
 					+ "); write a relative path such as 'orders/#{#id}', with no leading or trailing '/', no "
-					+ "empty, '.' or '..' segment and no control characters", ex);
+					+ "empty, '.' or '..' segment and no control characters");
 		}
 		boolean constant = parts.stream().allMatch(Literal.class::isInstance);
 		return new LockPathTemplate(template, List.copyOf(parts), constant ? LockPath.parse(sample.toString()) : null);
