@@ -29,8 +29,34 @@ public interface LockHandle extends AutoCloseable {
 	Instant acquiredAt();
 
 	/**
-	 * Release the lock. Does nothing if this handle was closed already.
-	 * @throws LockReleaseException if ZooKeeper could not be told
+	 * What the holder knows about the lock now: {@link LockState#HELD} until it is
+	 * released or the connection to ZooKeeper is suspended or lost.
+	 * @return the state
+	 */
+	LockState state();
+
+	/** Whether the lock is {@link LockState#HELD}. */
+	default boolean isHeld() {
+		return state() == LockState.HELD;
+	}
+
+	/**
+	 * Check that the lock is still held; call it before an action that must not happen
+	 * without the lock.
+	 * @throws LockLostException if it is not
+	 */
+	default void assertHeld() {
+		LockState state = state();
+		if (state != LockState.HELD) {
+			throw new LockLostException("Lock '" + path() + "' is no longer held: " + state);
+		}
+	}
+
+	/**
+	 * Release the lock. Does nothing if this handle was closed already. Never waits for
+	 * an unreachable ZooKeeper: the lock node is then removed in the background once the
+	 * connection returns, or dies with the session.
+	 * @throws LockReleaseException if ZooKeeper refused the release
 	 */
 	@Override
 	void close();

@@ -10,7 +10,18 @@ public enum LockKind {
 	MUTEX("mutex"),
 
 	/** Non-reentrant mutex (Curator {@code InterProcessSemaphoreMutex}). */
-	NON_REENTRANT_MUTEX("mutex-nr");
+	NON_REENTRANT_MUTEX("mutex-nr"),
+
+	/** Shared side of a read/write lock (Curator {@code InterProcessReadWriteLock}). */
+	READ("rw"),
+
+	/**
+	 * Exclusive side of a read/write lock (Curator {@code InterProcessReadWriteLock}).
+	 */
+	WRITE("rw"),
+
+	/** Counting semaphore (Curator {@code InterProcessSemaphoreV2}). */
+	SEMAPHORE("semaphore");
 
 	private final String subtree;
 

@@ -1,6 +1,8 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * Entry point of the programmatic API, and the bean applications inject. Every lock
@@ -60,6 +62,66 @@ public interface Locks {
 	default ClusterLock nonReentrantMutex(String path) {
 		return nonReentrantMutex(LockPath.parse(path));
 	}
+
+	/**
+	 * Return the read/write lock at the given path: readers share it, a writer holds it
+	 * alone. Both sides are reentrant; a writer may take the read side too (downgrade),
+	 * while a reader asking for the write side gets a {@link LockUpgradeException} at
+	 * once (waiting would deadlock).
+	 * @param path the lock path
+	 * @return the lock
+	 */
+	ClusterReadWriteLock readWrite(LockPath path);
+
+	/**
+	 * Return the read/write lock at the given literal path.
+	 * @param path the literal lock path
+	 * @return the lock
+	 * @see #readWrite(LockPath)
+	 */
+	default ClusterReadWriteLock readWrite(String path) {
+		return readWrite(LockPath.parse(path));
+	}
+
+	/**
+	 * Return the semaphore at the given path: at most {@code permits} holders across the
+	 * cluster. Each acquisition takes one permit, also by a thread that holds one
+	 * already. Every node must declare the same number of permits for a path; a node that
+	 * declares another number gets a {@link LockConfigurationException} instead of
+	 * admitting more holders than intended.
+	 * @param path the lock path
+	 * @param permits the number of permits, at least 1
+	 * @return the semaphore
+	 */
+	ClusterLock semaphore(LockPath path, int permits);
+
+	/**
+	 * Return the semaphore at the given literal path.
+	 * @param path the literal lock path
+	 * @param permits the number of permits, at least 1
+	 * @return the semaphore
+	 * @see #semaphore(LockPath, int)
+	 */
+	default ClusterLock semaphore(String path, int permits) {
+		return semaphore(LockPath.parse(path), permits);
+	}
+
+	/**
+	 * Return a lock over several locks, taken all or none within one wait time, always in
+	 * the same order (so two multi-locks over overlapping sets never deadlock), and
+	 * released in reverse order.
+	 * @param locks the locks; duplicates are taken once
+	 * @return the multi-lock
+	 */
+	default MultiLock multi(Collection<? extends ClusterLock> locks) {
+		return new OrderedMultiLock(locks);
+	}
+
+	/**
+	 * Return the locks this application holds now, through this object.
+	 * @return a snapshot, one entry per outermost acquisition
+	 */
+	List<HeldLock> heldLocks();
 
 	/**
 	 * Wait time used when a caller does not give one ({@code distlock.lock.wait-time}).

@@ -12,10 +12,12 @@ import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 
 /**
@@ -29,6 +31,18 @@ import io.github.distlock.core.LockTimeoutException;
 abstract class CuratorLock<R> implements ClusterLock {
 
 	private static final Logger logger = LoggerFactory.getLogger(CuratorLock.class);
+
+	/**
+	 * Longest time a release may wait for ZooKeeper before its node is left to Curator's
+	 * background deletion.
+	 */
+	static final Duration RELEASE_BOUND = Duration.ofSeconds(1);
+
+	/** Acquisition of a lock the thread already held. */
+	static final Object REENTERED = new Object();
+
+	/** Acquisition of a lock that needs nothing more to be released. */
+	static final Object ACQUIRED = new Object();
 
 	private final CuratorLocks locks;
 
@@ -67,9 +81,14 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return this.nodePath;
 	}
 
+	/** The locks this lock belongs to. */
+	final CuratorLocks locks() {
+		return this.locks;
+	}
+
 	@Override
 	public boolean isHeldByCurrentThread() {
-		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath);
+		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
 		try {
 			return isHeldByCurrentThread(entry.recipe());
 		}
@@ -81,37 +100,78 @@ abstract class CuratorLock<R> implements ClusterLock {
 	@Override
 	public LockHandle acquire(Duration waitTime) {
 		long deadline = deadlineOf(waitTime);
-		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath);
+		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
+		LockHandle handle;
 		try {
-			LockHandle handle = acquire(entry, waitTime, deadline);
-			if (handle != null) {
-				return handle;
-			}
+			handle = acquire(entry, waitTime, deadline);
 		}
 		catch (RuntimeException | Error ex) {
 			this.cache.release(entry);
 			throw ex;
 		}
-		this.cache.release(entry);
-		throw timeout(waitTime, null);
+		if (handle == null) {
+			this.cache.release(entry);
+			throw timeout(waitTime, null);
+		}
+		LockContext.enter(handle);
+		return handle;
 	}
 
 	private LockHandle acquire(RecipeCache.Entry<R> entry, Duration waitTime, long deadline) {
 		R recipe = entry.recipe();
-		LockHandle reentered = reenter(recipe, entry);
+		Hold reentered = reenter(recipe);
 		if (reentered != null) {
-			return reentered;
+			return new Handle(recipe, entry, REENTERED, reentered);
 		}
+		if (this.locks.client().getState() != CuratorFrameworkState.STARTED) {
+			throw new LockAcquisitionException("Cannot acquire lock '" + this.path + "': the CuratorFramework is "
+					+ this.locks.client().getState(), null);
+		}
+		boolean queued = queuesLocally() && enterLocalQueue(entry, deadline);
+		if (queuesLocally() && !queued) {
+			return null;
+		}
+		try {
+			LockHandle handle = acquireInZooKeeper(entry, waitTime, deadline);
+			if (handle != null) {
+				return handle;
+			}
+		}
+		catch (RuntimeException | Error ex) {
+			if (queued) {
+				entry.localQueue().release();
+			}
+			throw ex;
+		}
+		if (queued) {
+			entry.localQueue().release();
+		}
+		return null;
+	}
+
+	private boolean enterLocalQueue(RecipeCache.Entry<R> entry, long deadline) {
+		try {
+			if (deadline == Long.MAX_VALUE) {
+				entry.localQueue().acquire();
+				return true;
+			}
+			return entry.localQueue().tryAcquire(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException("Interrupted while waiting for lock '" + this.path + "'", ex);
+		}
+	}
+
+	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long deadline) {
+		R recipe = entry.recipe();
 		CuratorFramework client = this.locks.client();
-		if (client.getState() != CuratorFrameworkState.STARTED) {
-			throw new LockAcquisitionException(
-					"Cannot acquire lock '" + this.path + "': the CuratorFramework is " + client.getState(), null);
-		}
 		awaitConnection(client, waitTime, deadline);
 		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(deadline) : null;
-		boolean acquired;
+		Object acquisition;
 		try {
-			acquired = attempt(recipe, (deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
+			acquisition = attempt(recipe,
+					(deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
 		}
 		catch (Exception ex) {
 			boolean fired = (watch != null) && watch.disarm();
@@ -122,7 +182,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 				Thread.currentThread().interrupt();
 				throw new LockAcquisitionException("Interrupted while waiting for lock '" + this.path + "'", ex);
 			}
-			if (ex instanceof RuntimeException runtime && !(ex instanceof IllegalMonitorStateException)) {
+			if (ex instanceof RuntimeException runtime) {
 				throw runtime;
 			}
 			throw new LockAcquisitionException("Acquiring lock '" + this.path + "' failed: "
@@ -131,16 +191,20 @@ abstract class CuratorLock<R> implements ClusterLock {
 		if (watch != null) {
 			watch.disarm();
 		}
-		if (!acquired) {
+		if (acquisition == null) {
 			return null;
 		}
+		Hold hold;
 		try {
-			return newHandle(recipe, entry, firstHold(recipe));
+			hold = new Hold(this.kind, this.path, fencingToken(recipe, acquisition));
 		}
 		catch (Exception ex) {
-			releaseQuietly(recipe);
+			releaseBounded(recipe, acquisition, Thread.currentThread());
 			throw new LockAcquisitionException("Reading the fencing token of lock '" + this.path + "' failed", ex);
 		}
+		onHeld(recipe, hold);
+		this.locks.register(hold);
+		return new Handle(recipe, entry, acquisition, hold);
 	}
 
 	private void awaitConnection(CuratorFramework client, Duration waitTime, long deadline) {
@@ -206,57 +270,110 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return (deadline < now) ? Long.MAX_VALUE : deadline;
 	}
 
-	private LockHandle newHandle(R recipe, RecipeCache.Entry<R> entry, Hold hold) {
-		return new Handle(recipe, entry, hold);
+	/**
+	 * Release an acquisition without waiting long for ZooKeeper. Curator deletes lock
+	 * nodes "guaranteed": a delete that fails for want of a connection, or is
+	 * interrupted, is retried in the background. So when ZooKeeper is away, the release
+	 * is interrupted at once (or after {@link #RELEASE_BOUND} if the connection drops
+	 * during it), which frees the recipe for the next acquisition while Curator removes
+	 * the node later.
+	 * @return whether the node was removed now (rather than left to the background)
+	 */
+	private boolean releaseBounded(R recipe, Object acquisition, Thread owner) {
+		if (acquisition == REENTERED) {
+			try {
+				release(recipe, acquisition, owner);
+				return true;
+			}
+			catch (Exception ex) {
+				throw new LockReleaseException("Releasing lock '" + this.path + "' failed: " + ex, ex);
+			}
+		}
+		boolean wasInterrupted = Thread.currentThread().isInterrupted();
+		boolean connected = this.locks.client().getZookeeperClient().isConnected();
+		DeadlineWatchdog.Watch watch = null;
+		if (!connected) {
+			Thread.currentThread().interrupt();
+		}
+		else if (!wasInterrupted) {
+			watch = this.locks.watchdog().arm(System.nanoTime() + RELEASE_BOUND.toNanos());
+		}
+		try {
+			release(recipe, acquisition, owner);
+			return true;
+		}
+		catch (InterruptedException | KeeperException.ConnectionLossException
+				| KeeperException.SessionExpiredException ex) {
+			logger.warn("Lock '{}' released while ZooKeeper is unreachable; its node is removed in the background "
+					+ "once the connection returns, or dies with the session", this.path);
+			return false;
+		}
+		catch (Exception ex) {
+			if (!connected || (watch != null && watch.disarm())) {
+				logger.warn(
+						"Lock '{}' released while ZooKeeper is unreachable ({}); its node is removed in the "
+								+ "background once the connection returns, or dies with the session",
+						this.path, ex.toString());
+				return false;
+			}
+			throw new LockReleaseException("Releasing lock '" + this.path + "' failed: " + ex, ex);
+		}
+		finally {
+			if (watch != null) {
+				watch.disarm();
+			}
+			if (!wasInterrupted) {
+				Thread.interrupted();
+			}
+		}
 	}
 
 	/**
-	 * Hand out a handle without asking ZooKeeper if the current thread re-enters a lock
-	 * it holds; refuse at once if the lock is not reentrant.
-	 * @return the handle, or {@code null} if the thread does not hold the lock
+	 * Create the recipe state for this lock's path; called while no one else uses the
+	 * path.
 	 */
-	abstract LockHandle reenter(R recipe, RecipeCache.Entry<R> entry);
+	abstract R newRecipe(String nodePath);
+
+	/**
+	 * Return the hold of the current thread if it re-enters a lock it holds, counting the
+	 * re-entry with the recipe (no ZooKeeper call); refuse at once if it may not
+	 * re-enter.
+	 * @return the hold, or {@code null} if the thread does not hold the lock
+	 */
+	abstract Hold reenter(R recipe);
 
 	/**
 	 * Let Curator acquire the lock.
 	 * @param timeoutNanos how long to wait, or -1 to wait forever
-	 * @return whether the lock was acquired
+	 * @return what the acquisition needs to be released (such as a lease), or
+	 * {@code null} if the lock was not acquired in time
 	 */
-	abstract boolean attempt(R recipe, long timeoutNanos) throws Exception;
+	abstract Object attempt(R recipe, long timeoutNanos) throws Exception;
 
-	/** Record the hold the current thread just acquired, reading its fencing token. */
-	abstract Hold firstHold(R recipe) throws Exception;
+	/** Read the fencing token of the acquisition the current thread just made. */
+	abstract long fencingToken(R recipe, Object acquisition) throws Exception;
 
-	/** Release one hold of the lock; {@code owner} is the thread that acquired it. */
-	abstract void release(R recipe, Thread owner) throws Exception;
+	/** Remember a new hold of the current thread, for re-entry. */
+	void onHeld(R recipe, Hold hold) {
+	}
+
+	/**
+	 * Release one acquisition of the lock.
+	 * @param acquisition what {@link #attempt} returned, or {@link #REENTERED}
+	 * @param owner the thread that acquired it
+	 */
+	abstract void release(R recipe, Object acquisition, Thread owner) throws Exception;
 
 	abstract boolean isHeldByCurrentThread(R recipe);
 
 	/** Whether a handle may be closed by another thread than the one that acquired it. */
 	abstract boolean releasableByOtherThreads();
 
-	final LockHandle reenteredHandle(R recipe, RecipeCache.Entry<R> entry, Hold hold) {
-		return new Handle(recipe, entry, hold);
-	}
-
-	private void releaseQuietly(R recipe) {
-		try {
-			release(recipe, Thread.currentThread());
-		}
-		catch (Exception ex) {
-			logger.warn("Could not release lock '{}' after failing to read its fencing token", this.path, ex);
-		}
-	}
-
 	/**
-	 * The outermost acquisition of a lock by one holder.
-	 *
-	 * @param token the fencing token
-	 * @param since when it was acquired
+	 * Whether the lock is exclusive, so that threads of this client queue for it locally
+	 * before one of them competes in ZooKeeper.
 	 */
-	record Hold(long token, Instant since) {
-
-	}
+	abstract boolean queuesLocally();
 
 	private final class Handle implements LockHandle {
 
@@ -264,16 +381,20 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 		private final RecipeCache.Entry<R> entry;
 
+		private final Object acquisition;
+
 		private final Hold hold;
 
 		private final Thread owner = Thread.currentThread();
 
 		private volatile boolean closed;
 
-		Handle(R recipe, RecipeCache.Entry<R> entry, Hold hold) {
+		Handle(R recipe, RecipeCache.Entry<R> entry, Object acquisition, Hold hold) {
 			this.recipe = recipe;
 			this.entry = entry;
+			this.acquisition = acquisition;
 			this.hold = hold;
+			hold.addHandle();
 		}
 
 		@Override
@@ -297,6 +418,11 @@ abstract class CuratorLock<R> implements ClusterLock {
 		}
 
 		@Override
+		public LockState state() {
+			return this.closed ? LockState.RELEASED : this.hold.state();
+		}
+
+		@Override
 		public synchronized void close() {
 			if (this.closed) {
 				return;
@@ -309,20 +435,18 @@ abstract class CuratorLock<R> implements ClusterLock {
 			}
 			this.closed = true;
 			try {
-				release(this.recipe, this.owner);
-			}
-			catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException ex) {
-				// Curator's guaranteed delete removes the node once the connection
-				// returns, or the
-				// node dies with the session: either way the lock is free, nothing for
-				// the caller to do.
-				logger.warn("Lock '{}' released while ZooKeeper is unreachable ({}); its node is removed "
-						+ "once the connection returns or the session ends", CuratorLock.this.path, ex.code());
-			}
-			catch (Exception ex) {
-				throw new LockReleaseException("Releasing lock '" + CuratorLock.this.path + "' failed: " + ex, ex);
+				releaseBounded(this.recipe, this.acquisition, this.owner);
 			}
 			finally {
+				if (this.acquisition != REENTERED && queuesLocally()) {
+					this.entry.localQueue().release();
+				}
+				if (this.hold.removeHandle()) {
+					CuratorLock.this.locks.unregister(this.hold);
+				}
+				if (this.owner == Thread.currentThread()) {
+					LockContext.exit(this);
+				}
 				CuratorLock.this.cache.release(this.entry);
 			}
 		}
@@ -330,7 +454,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 		@Override
 		public String toString() {
 			return "LockHandle[" + CuratorLock.this.kind + " '" + CuratorLock.this.path + "', token "
-					+ this.hold.token() + "]";
+					+ this.hold.token() + ", " + state() + "]";
 		}
 
 	}

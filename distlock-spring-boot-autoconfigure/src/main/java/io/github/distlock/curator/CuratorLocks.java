@@ -1,11 +1,23 @@
 package io.github.distlock.curator;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.ClusterReadWriteLock;
+import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
@@ -22,6 +34,8 @@ import io.github.distlock.core.Locks;
  */
 public final class CuratorLocks implements Locks, AutoCloseable {
 
+	private static final Logger logger = LoggerFactory.getLogger(CuratorLocks.class);
+
 	private final CuratorFramework client;
 
 	private final Duration defaultWaitTime;
@@ -30,9 +44,21 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final DeadlineWatchdog watchdog = new DeadlineWatchdog();
 
-	private final RecipeCache<ReentrantMutex.State> mutexes;
+	private final ConnectionLossPolicy connectionLossPolicy;
 
-	private final RecipeCache<SemaphoreMutex.State> semaphoreMutexes;
+	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+
+	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
+
+	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
+
+	private final RecipeCache<ReentrantMutex.State> mutexes = new RecipeCache<>();
+
+	private final RecipeCache<SemaphoreMutex.State> semaphoreMutexes = new RecipeCache<>();
+
+	private final RecipeCache<ReadWriteSide.State> readWriteLocks = new RecipeCache<>();
+
+	private final RecipeCache<Semaphore.State> semaphores = new RecipeCache<>();
 
 	/**
 	 * Create locks on the given client.
@@ -50,16 +76,85 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * @param applicationName name written into lock nodes to tell who holds them
 	 */
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName) {
+		this(client, defaultWaitTime, applicationName, ConnectionLossPolicy.SUSPENDED);
+	}
+
+	/**
+	 * Create locks on the given client.
+	 * @param client a started client; its namespace is the lock root
+	 * @param defaultWaitTime wait time for callers that do not give one
+	 * @param applicationName name written into lock nodes to tell who holds them
+	 * @param connectionLossPolicy when a held lock counts as lost
+	 */
+	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
+			ConnectionLossPolicy connectionLossPolicy) {
 		this.client = client;
 		this.defaultWaitTime = defaultWaitTime;
 		this.identity = new HolderIdentity(applicationName);
-		this.mutexes = new RecipeCache<>(
-				(nodePath) -> new ReentrantMutex.State(FencingMutex.create(client, nodePath, this.identity)));
-		this.semaphoreMutexes = new RecipeCache<>((nodePath) -> {
-			InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, nodePath, 1);
-			semaphore.setNodeData(this.identity.currentNodeData());
-			return new SemaphoreMutex.State(client, semaphore);
-		});
+		this.connectionLossPolicy = connectionLossPolicy;
+		client.getConnectionStateListenable().addListener(this.connectionListener);
+	}
+
+	private void connectionStateChanged(ConnectionState state) {
+		switch (state) {
+			case SUSPENDED -> this.holds.forEach((hold) -> {
+				hold.suspended(this.connectionLossPolicy == ConnectionLossPolicy.SUSPENDED);
+				if (hold.state() == LockState.LOST) {
+					notifyLost(hold);
+				}
+			});
+			case LOST -> this.holds.forEach((hold) -> {
+				if (hold.lost()) {
+					notifyLost(hold);
+				}
+			});
+			case RECONNECTED -> this.holds.forEach(Hold::reconnected);
+			default -> {
+			}
+		}
+	}
+
+	private void notifyLost(Hold hold) {
+		HeldLock lost = hold.snapshot();
+		logger.warn("Lost {} '{}' held by thread '{}' since {}", lost.kind(), lost.path(), lost.thread(), lost.since());
+		for (Consumer<HeldLock> listener : this.lossListeners) {
+			try {
+				listener.accept(lost);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Lock loss listener failed", ex);
+			}
+		}
+	}
+
+	/**
+	 * Add a listener told of every held lock that becomes lost.
+	 * @param listener the listener; called on Curator's event thread, so it must be quick
+	 */
+	public void addLossListener(Consumer<HeldLock> listener) {
+		this.lossListeners.add(listener);
+	}
+
+	void register(Hold hold) {
+		this.holds.add(hold);
+		// The connection may have dropped between the acquisition and now.
+		if (!this.client.getZookeeperClient().isConnected()) {
+			hold.suspended(this.connectionLossPolicy == ConnectionLossPolicy.SUSPENDED);
+		}
+	}
+
+	void unregister(Hold hold) {
+		this.holds.remove(hold);
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		return this.holds.stream().map(Hold::snapshot).toList();
+	}
+
+	/** When a held lock counts as lost. */
+	public ConnectionLossPolicy connectionLossPolicy() {
+		return this.connectionLossPolicy;
 	}
 
 	@Override
@@ -73,6 +168,35 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	@Override
+	public ClusterReadWriteLock readWrite(LockPath path) {
+		ReadWriteSide read = new ReadWriteSide(this, this.readWriteLocks, path, false);
+		ReadWriteSide write = new ReadWriteSide(this, this.readWriteLocks, path, true);
+		return new ClusterReadWriteLock() {
+
+			@Override
+			public LockPath path() {
+				return path;
+			}
+
+			@Override
+			public ClusterLock readLock() {
+				return read;
+			}
+
+			@Override
+			public ClusterLock writeLock() {
+				return write;
+			}
+
+		};
+	}
+
+	@Override
+	public ClusterLock semaphore(LockPath path, int permits) {
+		return new Semaphore(this, this.semaphores, path, permits);
+	}
+
+	@Override
 	public Duration defaultWaitTime() {
 		return this.defaultWaitTime;
 	}
@@ -82,13 +206,17 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.client;
 	}
 
+	HolderIdentity identity() {
+		return this.identity;
+	}
+
 	DeadlineWatchdog watchdog() {
 		return this.watchdog;
 	}
 
 	/** Number of recipe instances currently cached, held or waited for. */
 	int cachedRecipes() {
-		return this.mutexes.size() + this.semaphoreMutexes.size();
+		return this.mutexes.size() + this.semaphoreMutexes.size() + this.readWriteLocks.size() + this.semaphores.size();
 	}
 
 	/**
@@ -97,6 +225,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
 		this.watchdog.close();
 	}
 

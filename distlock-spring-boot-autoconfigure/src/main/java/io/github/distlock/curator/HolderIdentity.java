@@ -19,6 +19,14 @@ final class HolderIdentity {
 				+ ProcessHandle.current().pid();
 	}
 
+	/**
+	 * The node data for recipes whose node data is fixed when they are created
+	 * (read/write locks and semaphores): the process, without thread and time.
+	 */
+	byte[] processNodeData() {
+		return (this.prefix + "}").getBytes(StandardCharsets.UTF_8);
+	}
+
 	/** The node data for a node created now by the current thread. */
 	byte[] currentNodeData() {
 		String json = this.prefix + ",\"thread\":" + quote(Thread.currentThread().getName()) + ",\"since\":"

@@ -1,6 +1,7 @@
 package io.github.distlock.curator;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
 /**
@@ -15,19 +16,13 @@ final class RecipeCache<R> {
 
 	private final ConcurrentHashMap<String, Entry<R>> entries = new ConcurrentHashMap<>();
 
-	private final Function<String, R> factory;
-
-	RecipeCache(Function<String, R> factory) {
-		this.factory = factory;
-	}
-
 	/**
 	 * Return the entry for the key, creating it if needed, and count the caller as a
 	 * user. Every call must be matched by one {@link #release(Entry)}.
 	 */
-	Entry<R> retain(String key) {
+	Entry<R> retain(String key, Function<String, R> factory) {
 		return this.entries.compute(key, (k, existing) -> {
-			Entry<R> entry = (existing != null) ? existing : new Entry<>(k, this.factory.apply(k));
+			Entry<R> entry = (existing != null) ? existing : new Entry<>(k, factory.apply(k));
 			entry.users++;
 			return entry;
 		});
@@ -60,6 +55,12 @@ final class RecipeCache<R> {
 
 		private final R recipe;
 
+		// Threads of this client wanting an exclusive lock on the path queue here,
+		// fairly, so only
+		// one of them at a time waits in ZooKeeper (where every release wakes every
+		// waiter).
+		private final Semaphore localQueue = new Semaphore(1, true);
+
 		private int users;
 
 		private Entry(String key, R recipe) {
@@ -69,6 +70,10 @@ final class RecipeCache<R> {
 
 		R recipe() {
 			return this.recipe;
+		}
+
+		Semaphore localQueue() {
+			return this.localQueue;
 		}
 
 	}

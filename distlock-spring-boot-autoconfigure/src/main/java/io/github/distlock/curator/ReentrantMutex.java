@@ -1,11 +1,9 @@
 package io.github.distlock.curator;
 
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 
@@ -20,7 +18,12 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 	}
 
 	@Override
-	LockHandle reenter(State state, RecipeCache.Entry<State> entry) {
+	State newRecipe(String nodePath) {
+		return new State(FencingMutex.create(locks().client(), nodePath, locks().identity()));
+	}
+
+	@Override
+	Hold reenter(State state) {
 		Hold hold = state.holds.get(Thread.currentThread());
 		if (hold == null) {
 			return null;
@@ -32,27 +35,30 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 		catch (Exception ex) {
 			throw new IllegalStateException("Re-entering a held mutex failed", ex);
 		}
-		return reenteredHandle(state, entry, hold);
-	}
-
-	@Override
-	boolean attempt(State state, long timeoutNanos) throws Exception {
-		if (timeoutNanos < 0) {
-			state.mutex.acquire();
-			return true;
-		}
-		return state.mutex.acquire(timeoutNanos, TimeUnit.NANOSECONDS);
-	}
-
-	@Override
-	Hold firstHold(State state) throws Exception {
-		Hold hold = new Hold(state.mutex.currentToken(), Instant.now());
-		state.holds.put(Thread.currentThread(), hold);
 		return hold;
 	}
 
 	@Override
-	void release(State state, Thread owner) throws Exception {
+	Object attempt(State state, long timeoutNanos) throws Exception {
+		if (timeoutNanos < 0) {
+			state.mutex.acquire();
+			return ACQUIRED;
+		}
+		return state.mutex.acquire(timeoutNanos, TimeUnit.NANOSECONDS) ? ACQUIRED : null;
+	}
+
+	@Override
+	long fencingToken(State state, Object acquisition) throws Exception {
+		return state.mutex.currentToken();
+	}
+
+	@Override
+	void onHeld(State state, Hold hold) {
+		state.holds.put(Thread.currentThread(), hold);
+	}
+
+	@Override
+	void release(State state, Object acquisition, Thread owner) throws Exception {
 		try {
 			state.mutex.release();
 		}
@@ -66,6 +72,11 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 	@Override
 	boolean isHeldByCurrentThread(State state) {
 		return state.mutex.isOwnedByCurrentThread();
+	}
+
+	@Override
+	boolean queuesLocally() {
+		return true;
 	}
 
 	@Override

@@ -1,14 +1,11 @@
 package io.github.distlock.curator;
 
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
-import org.apache.zookeeper.data.Stat;
 
-import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReentryException;
@@ -26,7 +23,14 @@ final class SemaphoreMutex extends CuratorLock<SemaphoreMutex.State> {
 	}
 
 	@Override
-	LockHandle reenter(State state, RecipeCache.Entry<State> entry) {
+	State newRecipe(String nodePath) {
+		InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(locks().client(), nodePath, 1);
+		semaphore.setNodeData(locks().identity().processNodeData());
+		return new State(locks().client(), semaphore);
+	}
+
+	@Override
+	Hold reenter(State state) {
 		if (state.holder == Thread.currentThread()) {
 			throw new LockReentryException("Lock '" + path() + "' is not reentrant and thread '"
 					+ Thread.currentThread().getName() + "' already holds it; asking again would wait for itself");
@@ -35,37 +39,24 @@ final class SemaphoreMutex extends CuratorLock<SemaphoreMutex.State> {
 	}
 
 	@Override
-	boolean attempt(State state, long timeoutNanos) throws Exception {
+	Object attempt(State state, long timeoutNanos) throws Exception {
 		Lease lease = (timeoutNanos < 0) ? state.semaphore.acquire()
 				: state.semaphore.acquire(timeoutNanos, TimeUnit.NANOSECONDS);
-		if (lease == null) {
-			return false;
-		}
-		state.lease = lease;
-		state.holder = Thread.currentThread();
-		return true;
-	}
-
-	@Override
-	Hold firstHold(State state) throws Exception {
-		// Curator's lease nodes live in the "leases" child of the semaphore's path.
-		String leasePath = nodePath() + "/leases/" + state.lease.getNodeName();
-		Stat stat = state.client.checkExists().forPath(leasePath);
-		if (stat == null) {
-			throw new IllegalStateException(
-					"Lease node " + state.lease.getNodeName() + " vanished right after it was acquired");
-		}
-		return new Hold(stat.getCzxid(), Instant.now());
-	}
-
-	@Override
-	void release(State state, Thread owner) throws Exception {
-		Lease lease = state.lease;
-		state.lease = null;
-		state.holder = null;
 		if (lease != null) {
-			lease.close();
+			state.holder = Thread.currentThread();
 		}
+		return lease;
+	}
+
+	@Override
+	long fencingToken(State state, Object acquisition) throws Exception {
+		return Leases.creatingZxid(state.client, nodePath(), (Lease) acquisition);
+	}
+
+	@Override
+	void release(State state, Object acquisition, Thread owner) throws Exception {
+		state.holder = null;
+		((Lease) acquisition).close();
 	}
 
 	@Override
@@ -74,20 +65,23 @@ final class SemaphoreMutex extends CuratorLock<SemaphoreMutex.State> {
 	}
 
 	@Override
+	boolean queuesLocally() {
+		return true;
+	}
+
+	@Override
 	boolean releasableByOtherThreads() {
 		return true;
 	}
 
 	/**
-	 * The cached recipe of one path, with its current lease and holder.
+	 * The cached recipe of one path, with its current holder.
 	 */
 	static final class State {
 
 		private final CuratorFramework client;
 
 		private final InterProcessSemaphoreV2 semaphore;
-
-		private volatile Lease lease;
 
 		private volatile Thread holder;
 

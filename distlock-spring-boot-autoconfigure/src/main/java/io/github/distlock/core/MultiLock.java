@@ -1,0 +1,53 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * Several locks taken together: all of them within one wait time, or none.
+ */
+public interface MultiLock {
+
+	/** The locks, in the order they are acquired. */
+	List<ClusterLock> locks();
+
+	/**
+	 * Acquire every lock, waiting at most the given time for the whole set.
+	 * @param waitTime how long to wait for all of them; zero tries each once, negative
+	 * waits forever
+	 * @return the handle of the held locks
+	 * @throws LockTimeoutException if not all were acquired in time; none is then held
+	 */
+	MultiLockHandle acquire(Duration waitTime);
+
+	/**
+	 * Acquire every lock within the given time, or none.
+	 * @param waitTime how long to wait for all of them
+	 * @return the handle, or empty if not all were acquired in time
+	 */
+	default Optional<MultiLockHandle> tryAcquire(Duration waitTime) {
+		try {
+			return Optional.of(acquire(waitTime));
+		}
+		catch (LockTimeoutException ex) {
+			return Optional.empty();
+		}
+	}
+
+	/**
+	 * Run the action while holding every lock.
+	 * @param <T> the result type
+	 * @param waitTime how long to wait for all of them
+	 * @param action the action
+	 * @return the action's result
+	 * @throws Exception whatever the action threw, or {@link LockTimeoutException}
+	 */
+	default <T> T execute(Duration waitTime, Callable<T> action) throws Exception {
+		try (MultiLockHandle handle = acquire(waitTime)) {
+			return action.call();
+		}
+	}
+
+}

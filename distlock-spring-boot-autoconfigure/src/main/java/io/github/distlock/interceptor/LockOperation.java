@@ -1,0 +1,55 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+
+import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.Locks;
+
+/**
+ * What a lock annotation on one method asks for, parsed and validated once. Each kind of
+ * lock annotation maps to one record implementing this interface.
+ */
+public sealed interface LockOperation permits MutexOperation {
+
+	/**
+	 * The annotated method as declared on the target class: its parameter names are the
+	 * ones the path template sees.
+	 * @return the method
+	 */
+	Method method();
+
+	/**
+	 * The annotation and the method, for messages, such as
+	 * {@code @DistributedLock("orders/#{#id}") on OrderService.ship(long)}.
+	 * @return the description
+	 */
+	String description();
+
+	/**
+	 * The parsed path template.
+	 * @return the template
+	 */
+	LockPathTemplate path();
+
+	/**
+	 * How long to wait for the lock.
+	 * @return the wait time
+	 */
+	WaitTime waitTime();
+
+	/**
+	 * What to do when the lock was not acquired in time.
+	 * @return the policy
+	 */
+	TimeoutPolicy onTimeout();
+
+	/**
+	 * Return the lock this operation takes at the given resolved path.
+	 * @param locks the lock API
+	 * @param path the resolved path
+	 * @return the lock
+	 */
+	ClusterLock lock(Locks locks, LockPath path);
+
+}

@@ -1,0 +1,134 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Array;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.expression.EvaluationContext;
+import org.springframework.util.function.SingletonSupplier;
+
+import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.LockConfigurationException;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockReentryException;
+import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.Locks;
+
+/**
+ * Runs one locked call: resolves the path and the wait time, acquires the lock through
+ * {@link Locks}, runs the method, and releases the lock. When the lock is not acquired
+ * the method does not run; a release failure never hides the method's own exception.
+ */
+final class LockOperationExecutor {
+
+	private final Supplier<Locks> locks;
+
+	private final LockExpressionEvaluator evaluator = new LockExpressionEvaluator();
+
+	private @Nullable BeanFactory beanFactory;
+
+	LockOperationExecutor(Supplier<Locks> locks) {
+		this.locks = SingletonSupplier.of(locks);
+	}
+
+	void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+	}
+
+	@Nullable Object execute(LockOperation operation, MethodInvocation invocation, Class<?> targetClass) throws Throwable {
+		Object target = invocation.getThis();
+		Supplier<EvaluationContext> context = SingletonSupplier.of(() -> this.evaluator
+			.createContext(operation.method(), invocation.getArguments(), target, targetClass, this.beanFactory));
+		List<LockPath> paths = operation.path().resolve(context, operation.description());
+		if (paths.size() != 1) {
+			throw new LockConfigurationException(operation.description() + ": the path resolved to " + paths.size()
+					+ " locks " + paths + ", but locking several paths at once (multi-lock) is not supported yet; "
+					+ "make each #{...} part give a single value");
+		}
+		LockPath path = paths.get(0);
+		Locks locks = this.locks.get();
+		Duration waitTime = operation.waitTime().resolve(context, locks.defaultWaitTime(), operation.description());
+		ClusterLock lock = operation.lock(locks, path);
+		LockHandle handle;
+		try {
+			handle = lock.acquire(waitTime);
+		}
+		catch (LockTimeoutException ex) {
+			return onTimeout(operation, invocation, path, ex);
+		}
+		catch (LockReentryException ex) {
+			LockReentryException reentry = new LockReentryException(operation.description() + ": lock '" + path
+					+ "' is already held by this thread and is not reentrant: " + ex.getMessage());
+			reentry.initCause(ex);
+			throw reentry;
+		}
+		catch (LockAcquisitionException ex) {
+			throw new LockAcquisitionException(
+					operation.description() + ": acquiring lock '" + path + "' failed: " + ex.getMessage(), ex);
+		}
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			try {
+				handle.close();
+			}
+			catch (Throwable releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		try {
+			handle.close();
+		}
+		catch (LockReleaseException ex) {
+			throw new LockReleaseException(operation.description() + ": the method returned, but releasing lock '"
+					+ path + "' failed: " + ex.getMessage(), ex);
+		}
+		return result;
+	}
+
+	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockPath path,
+			LockTimeoutException cause) throws Throwable {
+		// The cause already names the path, the wait time and why; add which method
+		// asked.
+		LockTimeoutException timeout = new LockTimeoutException(operation.description() + ": " + cause.getMessage(),
+				cause.getPath(), cause.getWaitTime(), cause);
+		TimeoutPolicy policy = operation.onTimeout();
+		if (policy instanceof TimeoutPolicy.Skip) {
+			return emptyValue(invocation.getMethod().getReturnType());
+		}
+		if (policy instanceof TimeoutPolicy.Fallback fallback) {
+			Object[] args = invocation.getArguments();
+			if (fallback.passesException()) {
+				args = Arrays.copyOf(args, args.length + 1);
+				args[args.length - 1] = timeout;
+			}
+			return AopUtils.invokeJoinpointUsingReflection(invocation.getThis(), fallback.method(), args);
+		}
+		throw timeout;
+	}
+
+	private static @Nullable Object emptyValue(Class<?> type) {
+		if (type == Optional.class) {
+			return Optional.empty();
+		}
+		if (type.isPrimitive() && type != void.class) {
+			return Array.get(Array.newInstance(type, 1), 0);
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,53 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.ClassFilter;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
+
+/**
+ * Matches the methods for which a {@link LockOperationSource} has an operation. Its class
+ * filter asks the source about the whole class, which validates every annotated method of
+ * a bean when the bean is proxied.
+ */
+final class LockOperationSourcePointcut extends StaticMethodMatcherPointcut {
+
+	private final LockOperationSource source;
+
+	LockOperationSourcePointcut(LockOperationSource source) {
+		this.source = source;
+		setClassFilter(new LockOperationSourceClassFilter());
+	}
+
+	@Override
+	public boolean matches(Method method, Class<?> targetClass) {
+		return this.source.getOperation(method, targetClass) != null;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (this == other) || (other instanceof LockOperationSourcePointcut that && this.source == that.source);
+	}
+
+	@Override
+	public int hashCode() {
+		return LockOperationSourcePointcut.class.hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return getClass().getName() + ": " + this.source;
+	}
+
+	private final class LockOperationSourceClassFilter implements ClassFilter {
+
+		@Override
+		public boolean matches(Class<?> clazz) {
+			return LockOperationSourcePointcut.this.source.hasOperations(clazz);
+		}
+
+	}
+
+}

@@ -1,0 +1,228 @@
+package io.github.distlock.interceptor;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.expression.common.CompositeStringExpression;
+import org.springframework.expression.common.LiteralExpression;
+import org.springframework.util.ObjectUtils;
+
+import io.github.distlock.core.InvalidLockPathException;
+import io.github.distlock.core.LockConfigurationException;
+import io.github.distlock.core.LockPath;
+
+/**
+ * A lock path template such as {@code orders/#{#order.id}/lines}, parsed once. Literal
+ * text keeps its {@code /} hierarchy and is validated when parsed; the value of each
+ * {@code #{...}} part becomes exactly one escaped segment
+ * ({@link LockPath#escapeSegment(String)}), so no argument can add a level, reach
+ * {@code .} or {@code ..}, or leave the lock root. A segment holds at most one
+ * {@code #{...}} part: with two, {@code #{#a}#{#b}} would give the same segment for
+ * {@code ("ab", "c")} and {@code ("a", "bc")}.
+ * <p>
+ * A part whose value is a collection or an array gives one path per element; at most one
+ * part of a template may do so.
+ */
+public final class LockPathTemplate {
+
+	private final String template;
+
+	private final List<Part> parts;
+
+	private final @Nullable LockPath constant;
+
+	private LockPathTemplate(String template, List<Part> parts, @Nullable LockPath constant) {
+		this.template = template;
+		this.parts = parts;
+		this.constant = constant;
+	}
+
+	/**
+	 * Build a template from its parsed expression and validate its literal text.
+	 * @param parsed the template parsed with a template parser context
+	 * @param description the annotation and method, for messages
+	 * @return the template
+	 * @throws LockConfigurationException if the template cannot give valid paths
+	 */
+	static LockPathTemplate of(Expression parsed, String description) {
+		String template = parsed.getExpressionString();
+		Expression[] expressions = (parsed instanceof CompositeStringExpression composite) ? composite.getExpressions()
+				: new Expression[] { parsed };
+		List<Part> parts = new ArrayList<>();
+		StringBuilder sample = new StringBuilder();
+		boolean dynamicInSegment = false;
+		for (Expression expression : expressions) {
+			if (expression instanceof LiteralExpression literal) {
+				String text = literal.getExpressionString();
+				if (text.isEmpty()) {
+					continue;
+				}
+				parts.add(new Literal(text));
+				sample.append(text);
+				if (text.indexOf('/') >= 0) {
+					dynamicInSegment = false;
+				}
+				continue;
+			}
+			if (dynamicInSegment) {
+				throw new LockConfigurationException(description + ": path template '" + template
+						+ "' has two #{...} parts in one segment, so different arguments could give the same path;"
+						+ " separate them with '/' or combine them in one expression");
+			}
+			dynamicInSegment = true;
+			parts.add(new Dynamic(expression));
+			// Any value gives a non-empty segment; a placeholder lets LockPath check the
+			// rest.
+			sample.append('x');
+		}
+		try {
+			LockPath.parse(sample.toString());
+		}
+		catch (InvalidLockPathException ex) {
+			throw new LockConfigurationException(description + ": path template '" + template
+					+ "' cannot give a valid lock path (" + ex.getMessage().replace(sample, template)
+					+ "); write a relative path such as 'orders/#{#id}', with no leading or trailing '/', no "
+					+ "empty, '.' or '..' segment and no control characters");
+		}
+		boolean constant = parts.stream().allMatch(Literal.class::isInstance);
+		return new LockPathTemplate(template, List.copyOf(parts), constant ? LockPath.parse(sample.toString()) : null);
+	}
+
+	/** The template as written. */
+	public String template() {
+		return this.template;
+	}
+
+	/** Whether the template has no {@code #{...}} part. */
+	public boolean isConstant() {
+		return this.constant != null;
+	}
+
+	/**
+	 * Resolve the template for one call.
+	 * @param context the evaluation context of the call, created on demand
+	 * @param description the annotation and method, for messages
+	 * @return the paths, sorted and without duplicates; one unless a part gave a
+	 * collection
+	 * @throws InvalidLockPathException if a part's value cannot be a segment
+	 * @throws LockConfigurationException if a part cannot be evaluated
+	 */
+	public List<LockPath> resolve(Supplier<EvaluationContext> context, String description) {
+		if (this.constant != null) {
+			return List.of(this.constant);
+		}
+		List<StringBuilder> paths = new ArrayList<>(List.of(new StringBuilder()));
+		boolean expanded = false;
+		for (Part part : this.parts) {
+			if (part instanceof Literal literal) {
+				paths.forEach((path) -> path.append(literal.text()));
+				continue;
+			}
+			Dynamic dynamic = (Dynamic) part;
+			Segments evaluated = segments(dynamic, context.get(), description);
+			List<String> segments = evaluated.values();
+			if (!evaluated.multi()) {
+				paths.forEach((path) -> path.append(segments.get(0)));
+				continue;
+			}
+			if (expanded) {
+				throw new LockConfigurationException(description + ": more than one part of path template '"
+						+ this.template + "' gave a collection; at most one part may");
+			}
+			expanded = true;
+			List<StringBuilder> longer = new ArrayList<>(paths.size() * segments.size());
+			for (StringBuilder path : paths) {
+				for (String segment : segments) {
+					longer.add(new StringBuilder(path).append(segment));
+				}
+			}
+			paths = longer;
+		}
+		TreeSet<LockPath> result = new TreeSet<>();
+		for (StringBuilder path : paths) {
+			try {
+				result.add(LockPath.parse(path.toString()));
+			}
+			catch (InvalidLockPathException ex) {
+				throw new InvalidLockPathException(description + ": path template '" + this.template
+						+ "' gave an invalid path: " + ex.getMessage());
+			}
+		}
+		return List.copyOf(result);
+	}
+
+	private Segments segments(Dynamic part, EvaluationContext context, String description) {
+		String name = "#{" + part.expression().getExpressionString() + "}";
+		Object value;
+		try {
+			value = part.expression().getValue(context);
+		}
+		catch (EvaluationException ex) {
+			throw new LockConfigurationException(description + ": part " + name + " of path template '" + this.template
+					+ "' could not be evaluated: " + ex.getMessage(), ex);
+		}
+		List<?> values;
+		if (value instanceof Collection<?> collection) {
+			values = new ArrayList<>(collection);
+		}
+		else if (value != null && value.getClass().isArray()) {
+			values = Arrays.asList(ObjectUtils.toObjectArray(value));
+		}
+		else {
+			values = null;
+		}
+		if (values == null) {
+			return new Segments(List.of(segment(value, name, description)), false);
+		}
+		if (values.isEmpty()) {
+			throw new InvalidLockPathException(description + ": part " + name + " of path template '" + this.template
+					+ "' gave an empty collection, so there is nothing to lock");
+		}
+		List<String> segments = new ArrayList<>(values.size());
+		for (Object element : values) {
+			segments.add(segment(element, name, description));
+		}
+		return new Segments(segments, true);
+	}
+
+	private String segment(@Nullable Object value, String name, String description) {
+		try {
+			if (value == null) {
+				throw new InvalidLockPathException("the value is null");
+			}
+			return LockPath.escapeSegment(value.toString());
+		}
+		catch (InvalidLockPathException ex) {
+			throw new InvalidLockPathException(description + ": part " + name + " of path template '" + this.template
+					+ "' gave a value that cannot be a path segment: " + ex.getMessage());
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.template;
+	}
+
+	private sealed interface Part {
+
+	}
+
+	private record Literal(String text) implements Part {
+	}
+
+	private record Dynamic(Expression expression) implements Part {
+	}
+
+	private record Segments(List<String> values, boolean multi) {
+	}
+
+}

@@ -1,0 +1,28 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+
+import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.Locks;
+
+/**
+ * A {@link io.github.distlock.annotation.DistributedLock @DistributedLock}: a reentrant
+ * or non-reentrant mutex.
+ *
+ * @param method the annotated method as declared on the target class
+ * @param description the annotation and method, for messages
+ * @param path the parsed path template
+ * @param waitTime how long to wait
+ * @param onTimeout what to do when the lock was not acquired in time
+ * @param reentrant whether the holding thread may take the lock again
+ */
+public record MutexOperation(Method method, String description, LockPathTemplate path, WaitTime waitTime,
+		TimeoutPolicy onTimeout, boolean reentrant) implements LockOperation {
+
+	@Override
+	public ClusterLock lock(Locks locks, LockPath path) {
+		return this.reentrant ? locks.mutex(path) : locks.nonReentrantMutex(path);
+	}
+
+}

@@ -1,0 +1,129 @@
+package io.github.distlock.curator;
+
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockTimeoutException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The wait deadline holds when ZooKeeper is down, where Curator's own timed acquire would
+ * block for its connection timeout and retries.
+ */
+class DeadlineWithServerDownTest {
+
+	// The only bound here is the issue's: a 500 ms wait must fail in under 1.5 s.
+	private static final Duration BOUND = Duration.ofMillis(1500);
+
+	private TestingServer server;
+
+	private ZooKeeperClients clients;
+
+	@BeforeEach
+	void start() throws Exception {
+		this.server = new TestingServer(true);
+		this.clients = new ZooKeeperClients();
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		this.clients.close();
+		this.server.close();
+	}
+
+	@Test
+	void acquireRightAfterTheServerStoppedFailsWithinItsWaitTime() throws Exception {
+		CuratorLocks locks = this.clients.locks(this.server.getConnectString());
+		locks.mutex("warm-up").acquire(Duration.ofSeconds(5)).close();
+		this.server.stop();
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> locks.mutex("down").acquire(Duration.ofMillis(500)))
+			.withMessageContaining("'down'")
+			.withMessageContaining("500ms");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(BOUND);
+		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+	}
+
+	@Test
+	void acquireWhileDisconnectedFailsWithinItsWaitTimeAndSaysZooKeeperIsNotConnected() throws Exception {
+		CuratorLocks locks = this.clients.locks(this.server.getConnectString());
+		locks.mutex("warm-up").acquire(Duration.ofSeconds(5)).close();
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !locks.client().getZookeeperClient().isConnected());
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> locks.mutex("down").acquire(Duration.ofMillis(500)))
+			.withMessageContaining("not connected")
+			.withMessageContaining(this.server.getConnectString());
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(450), BOUND);
+	}
+
+	@Test
+	void waiterWhoseServerStopsMidWaitFailsWithinItsWaitTime() throws Exception {
+		CuratorLocks holderNode = this.clients.locks(this.server.getConnectString());
+		CuratorLocks waiterNode = this.clients.locks(this.server.getConnectString());
+		holderNode.mutex("mid-wait").acquire(Duration.ofSeconds(5));
+		CountDownLatch started = new CountDownLatch(1);
+		CompletableFuture<Long> waited = CompletableFuture.supplyAsync(() -> {
+			started.countDown();
+			long start = System.nanoTime();
+			try {
+				waiterNode.mutex("mid-wait").acquire(Duration.ofMillis(1500)).close();
+				return -1L;
+			}
+			catch (LockTimeoutException ex) {
+				return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			}
+		});
+		started.await();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> holderNode.client().getChildren().forPath("/mutex/mid-wait").size() == 2);
+		this.server.stop();
+		long elapsedMillis = waited.get(20, TimeUnit.SECONDS);
+		assertThat(elapsedMillis).isBetween(1400L, 1500L + 1000L);
+		// The holder's node dies with its session when the client closes.
+	}
+
+	@Test
+	void unreachableEnsembleFailsWithinTheWaitTime() throws Exception {
+		int closedPort;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			closedPort = socket.getLocalPort();
+		}
+		CuratorLocks locks = this.clients.locks("127.0.0.1:" + closedPort);
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> locks.mutex("nowhere").acquire(Duration.ofMillis(500)))
+			.withMessageContaining("127.0.0.1:" + closedPort)
+			.withMessageContaining("not connected");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(BOUND);
+	}
+
+	@Test
+	void lockingWorksAgainOnceTheServerIsBack() throws Exception {
+		CuratorLocks locks = this.clients.locks(this.server.getConnectString());
+		locks.mutex("warm-up").acquire(Duration.ofSeconds(5)).close();
+		this.server.stop();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> locks.mutex("again").acquire(Duration.ofMillis(300)));
+		this.server.restart();
+		try (LockHandle handle = locks.mutex("again").acquire(Duration.ofSeconds(10))) {
+			assertThat(handle.fencingToken()).isPositive();
+			assertThat(locks.client().getChildren().forPath("/mutex/again")).hasSize(1);
+		}
+	}
+
+}

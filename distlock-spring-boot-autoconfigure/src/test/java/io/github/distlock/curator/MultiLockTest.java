@@ -1,0 +1,126 @@
+package io.github.distlock.curator;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.MultiLock;
+import io.github.distlock.core.MultiLockHandle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class MultiLockTest {
+
+	private static TestingServer server;
+
+	private ZooKeeperClients clients;
+
+	private CuratorLocks node1;
+
+	private CuratorLocks node2;
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = new TestingServer(true);
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@BeforeEach
+	void startNodes() {
+		this.clients = new ZooKeeperClients();
+		this.node1 = this.clients.locks(server.getConnectString());
+		this.node2 = this.clients.locks(server.getConnectString());
+	}
+
+	@AfterEach
+	void stopNodes() throws Exception {
+		this.clients.close();
+	}
+
+	private MultiLock accounts(CuratorLocks node, String... names) {
+		return node.multi(List.of(names).stream().map((name) -> node.mutex("accounts/" + name)).toList());
+	}
+
+	@Test
+	void locksAreTakenInSortedOrderWhateverOrderTheyAreGiven() {
+		assertThat(accounts(this.node1, "b", "c", "a", "b").locks()).extracting((lock) -> lock.path().value())
+			.containsExactly("accounts/a", "accounts/b", "accounts/c");
+	}
+
+	@Test
+	void overlappingSetsInOppositeOrderNeverDeadlock() throws Exception {
+		long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		AtomicInteger rounds = new AtomicInteger();
+		CompletableFuture<Void> ab = CompletableFuture
+			.runAsync(() -> loop(accounts(this.node1, "A", "B"), end, rounds));
+		CompletableFuture<Void> ba = CompletableFuture
+			.runAsync(() -> loop(accounts(this.node2, "B", "A"), end, rounds));
+		// Every acquisition waits at most 10 s; a deadlock would surface as a
+		// LockTimeoutException.
+		CompletableFuture.allOf(ab, ba).get(60, TimeUnit.SECONDS);
+		assertThat(rounds.get()).isPositive();
+	}
+
+	private static void loop(MultiLock lock, long end, AtomicInteger rounds) {
+		while (System.nanoTime() < end) {
+			try (MultiLockHandle handle = lock.acquire(Duration.ofSeconds(10))) {
+				assertThat(handle.handles()).hasSize(2);
+				rounds.incrementAndGet();
+			}
+		}
+	}
+
+	@Test
+	void whenOnePathCannotBeTakenNothingStaysLocked() throws Exception {
+		try (LockHandle blocker = this.node2.mutex("accounts/b").acquire(Duration.ofSeconds(5))) {
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> accounts(this.node1, "a", "b", "c").acquire(Duration.ofMillis(300)))
+				.withMessageContaining("accounts/b");
+			// a was taken and given back; c was never asked for.
+			assertThat(this.node2.mutex("accounts/a").tryAcquire(Duration.ZERO)).isPresent()
+				.get()
+				.satisfies(LockHandle::close);
+			assertThat(this.node1.client().checkExists().forPath("/mutex/accounts/c")).isNull();
+		}
+		assertThat(this.node1.cachedRecipes()).isZero();
+	}
+
+	@Test
+	void theWholeSetRespectsOneDeadline() throws Exception {
+		// a is free only after 700 ms, b is held throughout: with one deadline of 1 s for
+		// the
+		// set, the attempt ends near 1 s, not 700 ms + a full second for b.
+		LockHandle a = this.node2.mutex("accounts/a").acquire(Duration.ofSeconds(5));
+		LockHandle b = this.node2.mutex("accounts/b").acquire(Duration.ofSeconds(5));
+		long start = System.nanoTime();
+		CompletableFuture<Void> attempt = CompletableFuture.runAsync(() -> {
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> accounts(this.node1, "a", "b").acquire(Duration.ofSeconds(1)))
+				.withMessageContaining("for the whole set");
+		});
+		CompletableFuture.runAsync(() -> {
+		}, CompletableFuture.delayedExecutor(700, TimeUnit.MILLISECONDS)).get(5, TimeUnit.SECONDS);
+		a.close();
+		attempt.get(10, TimeUnit.SECONDS);
+		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+		assertThat(elapsedMillis).isBetween(950L, 1600L);
+		b.close();
+	}
+
+}
