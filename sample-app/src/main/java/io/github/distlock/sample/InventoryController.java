@@ -28,14 +28,13 @@ class InventoryController {
 	}
 
 	@PostMapping("/{sku}/purchase")
-	InventoryService.Purchase purchase(@PathVariable String sku, @RequestParam(defaultValue = "1") int quantity)
-			throws Exception {
+	InventoryService.Purchase purchase(@PathVariable String sku, @RequestParam(defaultValue = "1") int quantity) {
 		return this.inventory.purchase(sku, quantity);
 	}
 
 	@GetMapping("/{sku}")
 	Stock stock(@PathVariable String sku) {
-		return new Stock(sku, this.inventory.available(sku), this.inventory.mostConcurrentPurchases());
+		return new Stock(sku, this.inventory.available(sku), this.inventory.mostConcurrentPurchases(sku));
 	}
 
 	@ExceptionHandler
@@ -53,7 +52,8 @@ class InventoryController {
 	 *
 	 * @param sku the stock keeping unit
 	 * @param available how many items are left
-	 * @param mostConcurrentPurchases most purchases ever running at once in this instance
+	 * @param mostConcurrentPurchases most purchases of this SKU ever running at once in
+	 * this instance
 	 */
 	record Stock(String sku, int available, int mostConcurrentPurchases) {
 	}

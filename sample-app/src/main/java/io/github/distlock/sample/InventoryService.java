@@ -8,8 +8,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.springframework.stereotype.Service;
 
-import io.github.distlock.core.LockPath;
-import io.github.distlock.core.Locks;
+import io.github.distlock.annotation.DistributedLock;
 
 /**
  * Stock of a small shop. A purchase reads the stock, thinks for a moment and writes it
@@ -23,32 +22,24 @@ public class InventoryService {
 
 	private final Map<String, Integer> stock = new ConcurrentHashMap<>();
 
-	private final AtomicInteger inside = new AtomicInteger();
+	private final Map<String, Occupancy> occupancy = new ConcurrentHashMap<>();
 
-	private final AtomicInteger mostInside = new AtomicInteger();
-
-	private final Locks locks;
-
-	public InventoryService(InventoryProperties properties, Locks locks) {
+	public InventoryService(InventoryProperties properties) {
 		this.stock.putAll(properties.initialStock());
-		this.locks = locks;
 	}
 
 	/**
-	 * Buy some items, under the lock of their SKU.
+	 * Buy some items, under the lock of their SKU: one purchase of a SKU at a time,
+	 * across all instances of the application.
 	 * @param sku the stock keeping unit
 	 * @param quantity how many to buy
 	 * @return the purchase
 	 * @throws OutOfStockException if fewer items are left
 	 */
-	public Purchase purchase(String sku, int quantity) throws Exception {
-		return this.locks.mutex(LockPath.of("inventory", sku))
-			.execute(this.locks.defaultWaitTime(), () -> purchaseUnlocked(sku, quantity));
-	}
-
-	private Purchase purchaseUnlocked(String sku, int quantity) {
-		int now = this.inside.incrementAndGet();
-		this.mostInside.accumulateAndGet(now, Math::max);
+	@DistributedLock("inventory/#{#sku}")
+	public Purchase purchase(String sku, int quantity) {
+		Occupancy occupancy = this.occupancy.computeIfAbsent(sku, (key) -> new Occupancy());
+		occupancy.enter();
 		try {
 			int available = this.stock.getOrDefault(sku, 0);
 			// The window in which an unlocked purchase races another one.
@@ -60,7 +51,7 @@ public class InventoryService {
 			return new Purchase(sku, quantity, available - quantity);
 		}
 		finally {
-			this.inside.decrementAndGet();
+			occupancy.leave();
 		}
 	}
 
@@ -74,12 +65,14 @@ public class InventoryService {
 	}
 
 	/**
-	 * Return the largest number of purchases that were ever running at the same time in
-	 * this instance; 1 while the lock works.
+	 * Return the largest number of purchases of one SKU that were ever running at the
+	 * same time in this instance; at most 1 while the lock works.
+	 * @param sku the stock keeping unit
 	 * @return the most concurrent purchases seen
 	 */
-	public int mostConcurrentPurchases() {
-		return this.mostInside.get();
+	public int mostConcurrentPurchases(String sku) {
+		Occupancy occupancy = this.occupancy.get(sku);
+		return (occupancy != null) ? occupancy.most.get() : 0;
 	}
 
 	/**
@@ -90,6 +83,22 @@ public class InventoryService {
 	 * @param remaining how many are left
 	 */
 	public record Purchase(String sku, int quantity, int remaining) {
+	}
+
+	private static final class Occupancy {
+
+		private final AtomicInteger inside = new AtomicInteger();
+
+		private final AtomicInteger most = new AtomicInteger();
+
+		void enter() {
+			this.most.accumulateAndGet(this.inside.incrementAndGet(), Math::max);
+		}
+
+		void leave() {
+			this.inside.decrementAndGet();
+		}
+
 	}
 
 }
