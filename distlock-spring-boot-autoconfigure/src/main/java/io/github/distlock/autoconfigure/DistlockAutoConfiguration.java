@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -37,8 +38,16 @@ public final class DistlockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ZookeeperConnectionDetails.class)
-	PropertiesZookeeperConnectionDetails zookeeperConnectionDetails(DistlockProperties properties) {
-		return new PropertiesZookeeperConnectionDetails(properties);
+	PropertiesZookeeperConnectionDetails zookeeperConnectionDetails(DistlockProperties properties,
+			ObjectProvider<SslBundles> sslBundles) {
+		return new PropertiesZookeeperConnectionDetails(properties, sslBundles.getIfAvailable());
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	ZookeeperSecurityConfigurer zookeeperSecurityConfigurer(DistlockProperties properties,
+			ZookeeperConnectionDetails connectionDetails) {
+		return new ZookeeperSecurityConfigurer(properties.getZookeeper(), connectionDetails);
 	}
 
 	@Bean
@@ -52,7 +61,8 @@ public final class DistlockAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	CuratorFramework curatorFramework(DistlockProperties properties, ZookeeperConnectionDetails connectionDetails,
-			RetryPolicy retryPolicy, ObjectProvider<CuratorFrameworkCustomizer> customizers) {
+			RetryPolicy retryPolicy, ZookeeperSecurityConfigurer security,
+			ObjectProvider<CuratorFrameworkCustomizer> customizers) {
 		DistlockProperties.Zookeeper zookeeper = properties.getZookeeper();
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectionDetails.getConnectString())
@@ -60,6 +70,7 @@ public final class DistlockAutoConfiguration {
 			.sessionTimeoutMs(toMillis(zookeeper.getSessionTimeout()))
 			.connectionTimeoutMs(toMillis(zookeeper.getConnectionTimeout()))
 			.retryPolicy(retryPolicy);
+		security.configure(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		CuratorFramework client = builder.build();
 		// Does not wait for a connection: Curator connects in the background.

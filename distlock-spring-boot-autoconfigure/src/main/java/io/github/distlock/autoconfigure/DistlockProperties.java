@@ -2,6 +2,8 @@ package io.github.distlock.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -70,6 +72,14 @@ public class DistlockProperties {
 
 		private final Embedded embedded = new Embedded();
 
+		private final Auth auth = new Auth();
+
+		private final Acl acl = new Acl();
+
+		private final Ssl ssl = new Ssl();
+
+		private final Sasl sasl = new Sasl();
+
 		public String getConnectString() {
 			return this.connectString;
 		}
@@ -108,6 +118,232 @@ public class DistlockProperties {
 
 		public Embedded getEmbedded() {
 			return this.embedded;
+		}
+
+		public Auth getAuth() {
+			return this.auth;
+		}
+
+		public Acl getAcl() {
+			return this.acl;
+		}
+
+		public Ssl getSsl() {
+			return this.ssl;
+		}
+
+		public Sasl getSasl() {
+			return this.sasl;
+		}
+
+	}
+
+	/**
+	 * Authentication of the client's session, sent to ZooKeeper with every connection.
+	 */
+	public static class Auth {
+
+		/**
+		 * Authentication scheme, the name of a server-side authentication provider.
+		 */
+		private String scheme = "digest";
+
+		/**
+		 * User name; with the digest scheme the client authenticates as
+		 * 'username:password'.
+		 */
+		private @Nullable String username;
+
+		/**
+		 * Password of the user; without a username, the whole authentication data sent
+		 * for the scheme.
+		 */
+		private @Nullable String password;
+
+		public String getScheme() {
+			return this.scheme;
+		}
+
+		public void setScheme(String scheme) {
+			this.scheme = scheme;
+		}
+
+		public @Nullable String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(@Nullable String username) {
+			this.username = username;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
+	}
+
+	/**
+	 * Access control lists of the nodes distlock creates.
+	 */
+	public static class Acl {
+
+		/**
+		 * ACLs given to every node distlock creates, lock nodes and their parents alike.
+		 */
+		private AclMode mode = AclMode.AUTO;
+
+		/**
+		 * ACL entries in ZooKeeper's 'scheme:id:permissions' form, with permissions among
+		 * 'crwda'; used when the mode is 'custom'.
+		 */
+		private List<String> entries = new ArrayList<>();
+
+		public AclMode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(AclMode mode) {
+			this.mode = mode;
+		}
+
+		public List<String> getEntries() {
+			return this.entries;
+		}
+
+		public void setEntries(List<String> entries) {
+			this.entries = entries;
+		}
+
+	}
+
+	/**
+	 * ACLs given to the nodes distlock creates.
+	 */
+	public enum AclMode {
+
+		/**
+		 * Creator-only when credentials are configured under distlock.zookeeper.auth,
+		 * open otherwise.
+		 */
+		AUTO,
+
+		/**
+		 * Only the authenticated identity that created a node may read, change or delete
+		 * it, or create children under it.
+		 */
+		CREATOR_ONLY,
+
+		/**
+		 * Any client may do anything (ZooKeeper's OPEN_ACL_UNSAFE).
+		 */
+		OPEN,
+
+		/**
+		 * The entries of distlock.zookeeper.acl.entries.
+		 */
+		CUSTOM
+
+	}
+
+	/**
+	 * TLS to ZooKeeper's secure client port.
+	 */
+	public static class Ssl {
+
+		/**
+		 * Whether to connect over TLS; implied when a bundle is set, and with no bundle
+		 * the JDK's default trust store is used.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Name of the SSL bundle with the trust material (and, for client authentication,
+		 * the key) to connect with.
+		 */
+		private @Nullable String bundle;
+
+		/**
+		 * Whether to check that the server's certificate matches the host name or address
+		 * it was reached at.
+		 */
+		private boolean hostnameVerification = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getBundle() {
+			return this.bundle;
+		}
+
+		public void setBundle(@Nullable String bundle) {
+			this.bundle = bundle;
+		}
+
+		public boolean isHostnameVerification() {
+			return this.hostnameVerification;
+		}
+
+		public void setHostnameVerification(boolean hostnameVerification) {
+			this.hostnameVerification = hostnameVerification;
+		}
+
+	}
+
+	/**
+	 * SASL (Kerberos or DIGEST-MD5 through JAAS) authentication settings, passed to the
+	 * ZooKeeper client as they are.
+	 */
+	public static class Sasl {
+
+		/**
+		 * Whether the client attempts SASL authentication; ZooKeeper's default (on when a
+		 * JAAS configuration has the login context) when not set.
+		 */
+		private @Nullable Boolean enabled;
+
+		/**
+		 * Section of the JAAS configuration to log in with; ZooKeeper's default 'Client'
+		 * when not set.
+		 */
+		private @Nullable String loginContext;
+
+		/**
+		 * Kerberos principal of the ZooKeeper servers, such as
+		 * 'zookeeper/zk1.example.com@EXAMPLE.COM'.
+		 */
+		private @Nullable String serverPrincipal;
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getLoginContext() {
+			return this.loginContext;
+		}
+
+		public void setLoginContext(@Nullable String loginContext) {
+			this.loginContext = loginContext;
+		}
+
+		public @Nullable String getServerPrincipal() {
+			return this.serverPrincipal;
+		}
+
+		public void setServerPrincipal(@Nullable String serverPrincipal) {
+			this.serverPrincipal = serverPrincipal;
 		}
 
 	}

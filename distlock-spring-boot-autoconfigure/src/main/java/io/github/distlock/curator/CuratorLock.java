@@ -182,6 +182,9 @@ abstract class CuratorLock<R> implements ClusterLock {
 				Thread.currentThread().interrupt();
 				throw new LockAcquisitionException("Interrupted while waiting for lock '" + this.path + "'", ex);
 			}
+			if (ex instanceof KeeperException.NoAuthException || ex instanceof KeeperException.InvalidACLException) {
+				throw accessRefused((KeeperException) ex);
+			}
 			if (ex instanceof RuntimeException runtime) {
 				throw runtime;
 			}
@@ -232,6 +235,20 @@ abstract class CuratorLock<R> implements ClusterLock {
 			throw new LockTimeoutException("Lock '" + this.path + "' was not acquired within " + format(waitTime)
 					+ ": ZooKeeper (" + connectString(client) + ") is not connected", this.path, waitTime, null);
 		}
+	}
+
+	/**
+	 * A refusal by ZooKeeper's access control is final: retrying with the same identity
+	 * cannot succeed, so it fails at once with a message saying where to look.
+	 */
+	private LockAcquisitionException accessRefused(KeeperException ex) {
+		String node = (ex.getPath() != null) ? ex.getPath() : this.nodePath;
+		String reason = (ex instanceof KeeperException.InvalidACLException)
+				? "it refused the ACL for a new node (creator-only ACLs need an authenticated session)"
+				: "the node's ACL does not grant this client's identity access";
+		return new LockAcquisitionException("Cannot acquire lock '" + this.path + "': ZooKeeper refused access to "
+				+ node + ", " + reason + ". Check distlock.zookeeper.auth.* (the credentials must be those of "
+				+ "the identity that created the nodes) and distlock.zookeeper.acl.*", ex);
 	}
 
 	private LockTimeoutException timeout(Duration waitTime, Exception cause) {
