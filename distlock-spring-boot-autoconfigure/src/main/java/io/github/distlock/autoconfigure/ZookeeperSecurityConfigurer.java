@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
 import org.apache.zookeeper.data.ACL;
@@ -29,7 +30,12 @@ import io.github.distlock.autoconfigure.ZookeeperConnectionDetails.Authenticatio
  */
 final class ZookeeperSecurityConfigurer implements AutoCloseable {
 
+	private static final Log logger = LogFactory.getLog(ZookeeperSecurityConfigurer.class);
+
 	private static final String FIPS_MODE = "zookeeper.fips-mode";
+
+	/** ZooKeeper's TLS-capable client socket, by name: Netty is needed only with TLS. */
+	private static final String NETTY_CLIENT_SOCKET = "org.apache.zookeeper.ClientCnxnSocketNetty";
 
 	private final @Nullable Authentication authentication;
 
@@ -107,8 +113,13 @@ final class ZookeeperSecurityConfigurer implements AutoCloseable {
 
 	private static void configureTls(OverridingClientConfig config, SslBundle sslBundle, SslBundleStoreFiles storeFiles,
 			boolean hostnameVerification) {
+		if (!hostnameVerification && nettyVerifiesHostNames()) {
+			logger.warn("distlock.zookeeper.ssl.hostname-verification=false has no effect: Netty " + nettyVersion()
+					+ " checks the server's host name itself, ZooKeeper's setting cannot turn "
+					+ "that off. Give the servers certificates for the names in the connect string.");
+		}
 		config.override(ZKClientConfig.SECURE_CLIENT, "true");
-		config.override(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, ClientCnxnSocketNetty.class.getName());
+		config.override(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, NETTY_CLIENT_SOCKET);
 		try (ClientX509Util x509 = new ClientX509Util()) {
 			// The bundle is the whole truth: store settings from system properties are
 			// replaced, an empty location meaning "none".
@@ -135,6 +146,27 @@ final class ZookeeperSecurityConfigurer implements AutoCloseable {
 				config.override(x509.getSslCipherSuitesProperty(), String.join(",", options.getCiphers()));
 			}
 		}
+	}
+
+	/** Netty 4.2 and later verify host names in client TLS contexts by default. */
+	static boolean nettyVerifiesHostNames() {
+		String version = NettyVersion.get();
+		return !version.startsWith("4.0.") && !version.startsWith("4.1.");
+	}
+
+	private static String nettyVersion() {
+		return NettyVersion.get();
+	}
+
+	/** Kept apart so that Netty is loaded only when TLS is configured. */
+	private static final class NettyVersion {
+
+		static String get() {
+			io.netty.util.Version handler = io.netty.util.Version.identify(NettyVersion.class.getClassLoader())
+				.get("netty-handler");
+			return (handler != null) ? handler.artifactVersion() : "unknown";
+		}
+
 	}
 
 	private static void setStore(OverridingClientConfig config, @Nullable Path file, String password,
@@ -166,20 +198,26 @@ final class ZookeeperSecurityConfigurer implements AutoCloseable {
 		}
 
 		@Override
+		@SuppressWarnings("ConstantValue")
 		public @Nullable String getProperty(String key) {
-			String value = this.overrides.get(key);
+			String value = (this.overrides != null) ? this.overrides.get(key) : null;
 			return (value != null) ? value : super.getProperty(key);
 		}
 
 		@Override
+		@SuppressWarnings("ConstantValue")
 		public @Nullable String getProperty(String key, @Nullable String defaultValue) {
-			String value = this.overrides.get(key);
+			String value = (this.overrides != null) ? this.overrides.get(key) : null;
 			return (value != null) ? value : super.getProperty(key, defaultValue);
 		}
 
 		@Override
+		@SuppressWarnings("ConstantValue")
 		public void setProperty(String key, String value) {
-			this.overrides.remove(key);
+			// Called by ZooKeeper's constructor, before this class's fields exist.
+			if (this.overrides != null) {
+				this.overrides.remove(key);
+			}
 			super.setProperty(key, value);
 		}
 
