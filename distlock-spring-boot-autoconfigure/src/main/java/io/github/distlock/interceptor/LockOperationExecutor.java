@@ -76,8 +76,7 @@ final class LockOperationExecutor {
 			throw reentry;
 		}
 		catch (LockUpgradeException ex) {
-			LockUpgradeException upgrade = new LockUpgradeException(operation.description() + ": " + shown
-					+ " cannot be write-locked by a thread that holds its read lock: " + ex.getMessage());
+			LockUpgradeException upgrade = new LockUpgradeException(operation.description() + ": " + ex.getMessage());
 			upgrade.initCause(ex);
 			throw upgrade;
 		}
