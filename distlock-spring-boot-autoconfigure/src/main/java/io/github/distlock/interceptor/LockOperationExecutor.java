@@ -67,7 +67,7 @@ final class LockOperationExecutor {
 			handle = acquire(operation, locks, paths, waitTime);
 		}
 		catch (LockTimeoutException ex) {
-			return onTimeout(operation, invocation, paths, ex);
+			return onTimeout(operation, invocation, ex);
 		}
 		catch (LockReentryException ex) {
 			LockReentryException reentry = new LockReentryException(operation.description() + ": " + shown
@@ -130,11 +130,11 @@ final class LockOperationExecutor {
 		return (paths.size() == 1) ? "lock '" + paths.get(0) + "'" : "locks " + paths;
 	}
 
-	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, List<LockPath> paths,
-			LockTimeoutException cause) throws Throwable {
-		LockTimeoutException timeout = new LockTimeoutException(
-				operation.description() + ": " + describe(paths) + ((paths.size() == 1) ? " was" : " were")
-						+ " not acquired within " + cause.getWaitTime() + ": " + cause.getMessage(),
+	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockTimeoutException cause)
+			throws Throwable {
+		// The cause already names the path, the wait time and why; add which method
+		// asked.
+		LockTimeoutException timeout = new LockTimeoutException(operation.description() + ": " + cause.getMessage(),
 				cause.getPath(), cause.getWaitTime(), cause);
 		TimeoutPolicy policy = operation.onTimeout();
 		if (policy instanceof TimeoutPolicy.Skip) {

@@ -132,7 +132,9 @@ class MultiLockAnnotationTest {
 				.isThrownBy(() -> this.node1.transferWithin(List.of("C", "A", "B"), Duration.ofMillis(300)))
 				.withMessageStartingWith("@DistributedLock(\"accounts/#{#ids}\") on ")
 				.withMessageContaining("AccountService.transferWithin(List, Duration)")
-				.withMessageContaining("locks [accounts/A, accounts/B, accounts/C] were not acquired")
+				.withMessageContaining(
+						"Multi-lock over [accounts/A, accounts/B, accounts/C] was not acquired within 300ms "
+								+ "for the whole set")
 				.satisfies((ex) -> assertThat(ex.getPath()).isEqualTo(LockPath.parse("accounts/B")));
 			assertThat(this.node1.trySkip(List.of("A", "B"))).isNull();
 			assertThat(this.node1.tryFallback(List.of("B", "C"))).isEqualTo("busy accounts/B");

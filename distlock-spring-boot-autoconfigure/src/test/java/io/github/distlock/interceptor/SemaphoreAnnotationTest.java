@@ -215,7 +215,7 @@ class SemaphoreAnnotationTest {
 			assertThat(service.trySingle()).isFalse();
 			assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> service.singleNow())
 				.withMessageContaining("@Semaphore(\"single\") on ")
-				.withMessageContaining("lock 'single' was not acquired within PT0S");
+				.withMessageContaining("Lock 'single' was not acquired within a single try");
 		}
 	}
 
