@@ -44,7 +44,7 @@ public final class DistlockAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean({ ZookeeperSecurityConfigurer.class, CuratorFramework.class })
 	ZookeeperSecurityConfigurer zookeeperSecurityConfigurer(DistlockProperties properties,
 			ZookeeperConnectionDetails connectionDetails) {
 		return new ZookeeperSecurityConfigurer(properties.getZookeeper(), connectionDetails);

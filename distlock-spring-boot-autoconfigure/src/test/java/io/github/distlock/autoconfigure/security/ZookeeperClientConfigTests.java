@@ -1,11 +1,15 @@
 package io.github.distlock.autoconfigure.security;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 
@@ -58,6 +62,30 @@ class ZookeeperClientConfigTests {
 			assertThat(config.getBoolean(ZKClientConfig.SECURE_CLIENT)).isFalse();
 			assertThat(config.getClass()).isEqualTo(ZKClientConfig.class);
 		});
+	}
+
+	@Test
+	void userDefinedClientIsLeftAloneBySecuritySettings() {
+		this.contextRunner.withUserConfiguration(UserClientConfiguration.class)
+			.withPropertyValues("distlock.zookeeper.acl.mode=creator-only", "distlock.zookeeper.ssl.enabled=true")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean("zookeeperSecurityConfigurer");
+				assertThat(
+						clientConfig(context.getBean(CuratorFramework.class)).getBoolean(ZKClientConfig.SECURE_CLIENT))
+					.isFalse();
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserClientConfiguration {
+
+		@Bean(destroyMethod = "close")
+		CuratorFramework userClient() {
+			CuratorFramework client = CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(100));
+			client.start();
+			return client;
+		}
+
 	}
 
 	private static ZKClientConfig clientConfig(CuratorFramework client) throws Exception {
