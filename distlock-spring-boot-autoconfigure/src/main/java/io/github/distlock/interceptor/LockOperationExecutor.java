@@ -2,6 +2,7 @@ package io.github.distlock.interceptor;
 
 import java.lang.reflect.Array;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -19,9 +20,11 @@ import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReentryException;
 import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
 
@@ -29,6 +32,13 @@ import io.github.distlock.core.Locks;
  * Runs one locked call: resolves the path and the wait time, acquires the lock through
  * {@link Locks}, runs the method, and releases the lock. When the lock is not acquired
  * the method does not run; a release failure never hides the method's own exception.
+ * <p>
+ * A lock that is no longer {@link LockState#HELD} when the method returns (its session
+ * expired or its connection was suspended while the method ran) turns the call into a
+ * {@link LockLostException}: the result is discarded, the lock is still released. If the
+ * method threw, its exception stays the one the caller sees, with the loss added as a
+ * suppressed exception: it says more about what went wrong, and a caller that catches it
+ * must not mistake it for a loss-free failure either.
  */
 final class LockOperationExecutor {
 
@@ -82,6 +92,11 @@ final class LockOperationExecutor {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
+			LockLostException lost = lossOf(operation, List.of(handle));
+			// A transaction rolled back for the loss already says so.
+			if (lost != null && !(ex instanceof LockLostException)) {
+				ex.addSuppressed(lost);
+			}
 			try {
 				handle.close();
 			}
@@ -90,14 +105,49 @@ final class LockOperationExecutor {
 			}
 			throw ex;
 		}
+		LockLostException lost = lossOf(operation, List.of(handle));
 		try {
 			handle.close();
 		}
 		catch (LockReleaseException ex) {
+			if (lost != null) {
+				lost.addSuppressed(ex);
+				throw lost;
+			}
 			throw new LockReleaseException(operation.description() + ": the method returned, but releasing lock '"
 					+ path + "' failed: " + ex.getMessage(), ex);
 		}
+		if (lost != null) {
+			throw lost;
+		}
 		return result;
+	}
+
+	/**
+	 * Check, after the method ran and before its locks are released, that every lock was
+	 * held throughout: a lock that is not {@link LockState#HELD} now was lost (or is in
+	 * doubt) while the method ran, so another holder may have run at the same time and
+	 * the method's result must not reach the caller as if it had been protected.
+	 * @param operation the operation, for the message
+	 * @param handles the handles of the call
+	 * @return the exception to report, or {@code null} if every lock is still held
+	 */
+	static @Nullable LockLostException lossOf(LockOperation operation, List<? extends LockHandle> handles) {
+		List<String> notHeld = new ArrayList<>();
+		for (LockHandle handle : handles) {
+			LockState state = handle.state();
+			if (state != LockState.HELD) {
+				notHeld.add("'" + handle.path() + "' is " + state);
+			}
+		}
+		if (notHeld.isEmpty()) {
+			return null;
+		}
+		return new LockLostException(operation.description() + ": lock " + String.join(", ", notHeld)
+				+ " (path template '" + operation.path().template() + "') after the method ran; "
+				+ "another holder may have run at the same time, so the method's result is discarded. "
+				+ "Make the work idempotent or fenced (LockContext.current().fencingToken()), "
+				+ "and retry the call if it must happen");
 	}
 
 	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockPath path,
