@@ -50,6 +50,12 @@ final class FencedStore {
 		return entry;
 	}
 
+	/** The highest token the store has seen for a key. */
+	synchronized long highestToken(String key) {
+		Entry entry = this.entries.get(key);
+		return (entry != null) ? entry.highestToken : 0;
+	}
+
 	/** The writes the store accepted for a key, in order. */
 	synchronized List<Write> writes(String key) {
 		Entry entry = this.entries.get(key);
