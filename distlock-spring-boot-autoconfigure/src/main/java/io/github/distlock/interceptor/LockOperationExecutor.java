@@ -152,9 +152,10 @@ final class LockOperationExecutor {
 
 	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockPath path,
 			LockTimeoutException cause) throws Throwable {
-		LockTimeoutException timeout = new LockTimeoutException(operation.description() + ": lock '" + path
-				+ "' was not acquired within " + cause.getWaitTime() + ": " + cause.getMessage(), cause.getPath(),
-				cause.getWaitTime(), cause);
+		// The cause already names the path, the wait time and why; add which method
+		// asked.
+		LockTimeoutException timeout = new LockTimeoutException(operation.description() + ": " + cause.getMessage(),
+				cause.getPath(), cause.getWaitTime(), cause);
 		TimeoutPolicy policy = operation.onTimeout();
 		if (policy instanceof TimeoutPolicy.Skip) {
 			return emptyValue(invocation.getMethod().getReturnType());
