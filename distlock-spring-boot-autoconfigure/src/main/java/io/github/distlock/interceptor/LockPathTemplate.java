@@ -6,6 +6,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -33,6 +35,8 @@ import io.github.distlock.core.LockPath;
  * part of a template may do so.
  */
 public final class LockPathTemplate {
+
+	private static final Pattern VARIABLE = Pattern.compile("\\s*#([A-Za-z_$][\\w$]*)");
 
 	private final String template;
 
@@ -168,7 +172,7 @@ public final class LockPathTemplate {
 		}
 		catch (EvaluationException ex) {
 			throw new LockConfigurationException(description + ": part " + name + " of path template '" + this.template
-					+ "' could not be evaluated: " + ex.getMessage(), ex);
+					+ "' could not be evaluated: " + ex.getMessage() + parameterHint(part), ex);
 		}
 		List<?> values;
 		if (value instanceof Collection<?> collection) {
@@ -181,6 +185,11 @@ public final class LockPathTemplate {
 			values = null;
 		}
 		if (values == null) {
+			if (value == null) {
+				throw new InvalidLockPathException(description + ": part " + name + " of path template '"
+						+ this.template + "' gave a value that cannot be a path segment: the value is null"
+						+ parameterHint(part));
+			}
 			return new Segments(List.of(segment(value, name, description)), false);
 		}
 		if (values.isEmpty()) {
@@ -205,6 +214,20 @@ public final class LockPathTemplate {
 			throw new InvalidLockPathException(description + ": part " + name + " of path template '" + this.template
 					+ "' gave a value that cannot be a path segment: " + ex.getMessage());
 		}
+	}
+
+	/**
+	 * Hint for a part that starts with a variable other than {@code #p0}/{@code #a0}: a
+	 * parameter name the evaluation context does not know resolves to {@code null}.
+	 */
+	private static String parameterHint(Dynamic part) {
+		Matcher variable = VARIABLE.matcher(part.expression().getExpressionString());
+		if (!variable.lookingAt() || variable.group(1).matches("[pa]\\d+|root|this")) {
+			return "";
+		}
+		return "; if #" + variable.group(1) + " is a parameter of the method, check its spelling and that the class "
+				+ "is compiled with '-parameters' (Spring Boot's build plugins do this), or refer to it by position "
+				+ "(#p0 for the first parameter)";
 	}
 
 	@Override
