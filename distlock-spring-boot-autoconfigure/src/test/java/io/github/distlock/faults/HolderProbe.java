@@ -17,11 +17,17 @@ final class HolderProbe {
 
 	private int violations;
 
+	private final List<String> details = new ArrayList<>();
+
 	synchronized void enter(LockHandle handle) {
 		if (handle.isHeld()) {
 			for (LockHandle other : this.inside) {
 				if (other.isHeld()) {
 					this.violations++;
+					if (this.details.size() < 5) {
+						this.details.add(Thread.currentThread().getName() + " entered with " + handle + " while "
+								+ other + " was inside");
+					}
 				}
 			}
 		}
@@ -30,6 +36,11 @@ final class HolderProbe {
 
 	synchronized void exit(LockHandle handle) {
 		this.inside.remove(handle);
+	}
+
+	/** The first overlaps found, described. */
+	synchronized List<String> details() {
+		return List.copyOf(this.details);
 	}
 
 	synchronized int violations() {

@@ -147,7 +147,8 @@ class MutualExclusionCheckerTest {
 		for (int i = 0; i < writes.size(); i++) {
 			assertThat(writes.get(i).value()).as("accepted write #%d", i).isEqualTo(i + 1);
 		}
-		assertThat(probe.violations()).as("sections overlapping while both held the lock").isZero();
+		assertThat(probe.violations()).as("sections overlapping while both held the lock: %s", probe.details())
+			.isZero();
 		// Only sections that checked their lock just before writing were accepted, and no
 		// completed section's write is missing.
 		assertThat(writes).extracting(FencedStore.Write::section).containsExactlyInAnyOrderElementsOf(completed);
