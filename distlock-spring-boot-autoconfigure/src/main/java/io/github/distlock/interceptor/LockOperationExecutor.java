@@ -26,19 +26,14 @@ import io.github.distlock.core.LockReentryException;
 import io.github.distlock.core.LockReleaseException;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.LockUpgradeException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.MultiLockHandle;
 
 /**
  * Runs one locked call: resolves the path and the wait time, acquires the lock through
  * {@link Locks}, runs the method, and releases the lock. When the lock is not acquired
  * the method does not run; a release failure never hides the method's own exception.
- * <p>
- * A lock that is no longer {@link LockState#HELD} when the method returns (its session
- * expired or its connection was suspended while the method ran) turns the call into a
- * {@link LockLostException}: the result is discarded, the lock is still released. If the
- * method threw, its exception stays the one the caller sees, with the loss added as a
- * suppressed exception: it says more about what went wrong, and a caller that catches it
- * must not mistake it for a loss-free failure either.
  */
 final class LockOperationExecutor {
 
@@ -61,38 +56,47 @@ final class LockOperationExecutor {
 		Supplier<EvaluationContext> context = SingletonSupplier.of(() -> this.evaluator
 			.createContext(operation.method(), invocation.getArguments(), target, targetClass, this.beanFactory));
 		List<LockPath> paths = operation.path().resolve(context, operation.description());
-		if (paths.size() != 1) {
-			throw new LockConfigurationException(operation.description() + ": the path resolved to " + paths.size()
-					+ " locks " + paths + ", but locking several paths at once (multi-lock) is not supported yet; "
-					+ "make each #{...} part give a single value");
+		if (paths.size() > 1 && !operation.supportsMultiLock()) {
+			throw new LockConfigurationException(operation.description() + ": path template '" + operation.path()
+					+ "' resolved to " + paths.size() + " paths " + paths + ", but a semaphore guards one path and "
+					+ "cannot be taken over several (no multi-lock for @Semaphore); make every #{...} part give "
+					+ "a single value");
 		}
-		LockPath path = paths.get(0);
 		Locks locks = this.locks.get();
 		Duration waitTime = operation.waitTime().resolve(context, locks.defaultWaitTime(), operation.description());
-		ClusterLock lock = operation.lock(locks, path);
-		LockHandle handle;
+		String shown = describe(paths);
+		AutoCloseable handle;
 		try {
-			handle = lock.acquire(waitTime);
+			handle = acquire(operation, locks, paths, waitTime);
 		}
 		catch (LockTimeoutException ex) {
-			return onTimeout(operation, invocation, path, ex);
+			return onTimeout(operation, invocation, ex);
 		}
 		catch (LockReentryException ex) {
-			LockReentryException reentry = new LockReentryException(operation.description() + ": lock '" + path
-					+ "' is already held by this thread and is not reentrant: " + ex.getMessage());
+			LockReentryException reentry = new LockReentryException(operation.description() + ": " + shown
+					+ " is already held by this thread and is not reentrant: " + ex.getMessage());
 			reentry.initCause(ex);
 			throw reentry;
 		}
+		catch (LockUpgradeException ex) {
+			LockUpgradeException upgrade = new LockUpgradeException(operation.description() + ": " + ex.getMessage());
+			upgrade.initCause(ex);
+			throw upgrade;
+		}
+		catch (LockConfigurationException ex) {
+			throw new LockConfigurationException(
+					operation.description() + ": acquiring " + shown + " failed: " + ex.getMessage(), ex);
+		}
 		catch (LockAcquisitionException ex) {
 			throw new LockAcquisitionException(
-					operation.description() + ": acquiring lock '" + path + "' failed: " + ex.getMessage(), ex);
+					operation.description() + ": acquiring " + shown + " failed: " + ex.getMessage(), ex);
 		}
 		Object result;
 		try {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
-			LockLostException lost = lossOf(operation, List.of(handle));
+			LockLostException lost = lossOf(operation, handlesOf(handle));
 			// A transaction rolled back for the loss already says so.
 			if (lost != null && !(ex instanceof LockLostException)) {
 				ex.addSuppressed(lost);
@@ -105,7 +109,7 @@ final class LockOperationExecutor {
 			}
 			throw ex;
 		}
-		LockLostException lost = lossOf(operation, List.of(handle));
+		LockLostException lost = lossOf(operation, handlesOf(handle));
 		try {
 			handle.close();
 		}
@@ -114,13 +118,17 @@ final class LockOperationExecutor {
 				lost.addSuppressed(ex);
 				throw lost;
 			}
-			throw new LockReleaseException(operation.description() + ": the method returned, but releasing lock '"
-					+ path + "' failed: " + ex.getMessage(), ex);
+			throw new LockReleaseException(operation.description() + ": the method returned, but releasing " + shown
+					+ " failed: " + ex.getMessage(), ex);
 		}
 		if (lost != null) {
 			throw lost;
 		}
 		return result;
+	}
+
+	private static List<LockHandle> handlesOf(AutoCloseable handle) {
+		return (handle instanceof MultiLockHandle multi) ? multi.handles() : List.of((LockHandle) handle);
 	}
 
 	/**
@@ -150,8 +158,27 @@ final class LockOperationExecutor {
 				+ "and retry the call if it must happen");
 	}
 
-	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockPath path,
-			LockTimeoutException cause) throws Throwable {
+	/**
+	 * Take the lock of a single path, or every lock of several paths within one wait time
+	 * for the whole set, in sorted order (the multi-lock releases in reverse).
+	 */
+	private AutoCloseable acquire(LockOperation operation, Locks locks, List<LockPath> paths, Duration waitTime) {
+		if (paths.size() == 1) {
+			return operation.lock(locks, paths.get(0)).acquire(waitTime);
+		}
+		List<ClusterLock> members = new ArrayList<>(paths.size());
+		for (LockPath path : paths) {
+			members.add(operation.lock(locks, path));
+		}
+		return locks.multi(members).acquire(waitTime);
+	}
+
+	private static String describe(List<LockPath> paths) {
+		return (paths.size() == 1) ? "lock '" + paths.get(0) + "'" : "locks " + paths;
+	}
+
+	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockTimeoutException cause)
+			throws Throwable {
 		// The cause already names the path, the wait time and why; add which method
 		// asked.
 		LockTimeoutException timeout = new LockTimeoutException(operation.description() + ": " + cause.getMessage(),
