@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockContext;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.curator.CuratorLocks;
@@ -28,10 +29,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * Three nodes with four threads each increment a counter in a fencing-checked store under
  * one lock for 30 seconds while sessions expire at random (one every 1 to 3 seconds), and
- * now and then a holder "pauses" past its session's expiry before writing. Afterwards: no
- * two sections overlapped while both held the lock, the accepted writes form one unbroken
- * sequence (no lost update), every accepted write comes from a section that checked its
- * lock just before writing, and every completed section's write is there.
+ * now and then a holder "pauses" past its session's expiry before writing. Afterwards:
+ * ZooKeeper never granted the lock twice (see {@link HolderProbe}), the accepted writes
+ * form one unbroken sequence (no lost update), every accepted write comes from a section
+ * that checked its lock just before writing, and every completed section's write is
+ * there.
  */
 class MutualExclusionCheckerTest {
 
@@ -60,7 +62,8 @@ class MutualExclusionCheckerTest {
 		List<CuratorLocks> nodes = List.of(this.clients.locks(this.server.getConnectString()),
 				this.clients.locks(this.server.getConnectString()), this.clients.locks(this.server.getConnectString()));
 		FencedStore store = new FencedStore();
-		HolderProbe probe = new HolderProbe();
+		HolderProbe probe = new HolderProbe(this.clients.start(this.server.getConnectString()),
+				"/" + LockKind.MUTEX.subtree() + "/" + KEY);
 		Set<Long> completed = ConcurrentHashMap.newKeySet();
 		AtomicLong sections = new AtomicLong();
 		AtomicInteger lostBeforeWrite = new AtomicInteger();
@@ -147,8 +150,12 @@ class MutualExclusionCheckerTest {
 		for (int i = 0; i < writes.size(); i++) {
 			assertThat(writes.get(i).value()).as("accepted write #%d", i).isEqualTo(i + 1);
 		}
-		assertThat(probe.violations()).as("sections overlapping while both held the lock: %s", probe.details())
-			.isZero();
+		// ZooKeeper never grants the lock twice. A holder may still believe it holds the
+		// lock
+		// after the server ended its hold (a late notice, measured below): the store's
+		// fencing
+		// is what keeps its writes out, as the assertions above and below show.
+		assertThat(probe.doubleGrants()).as("lock granted twice: %s", probe.details()).isZero();
 		// Only sections that checked their lock just before writing were accepted, and no
 		// completed section's write is missing.
 		assertThat(writes).extracting(FencedStore.Write::section).containsExactlyInAnyOrderElementsOf(completed);
@@ -161,7 +168,8 @@ class MutualExclusionCheckerTest {
 				+ " entered) in " + RUN_TIME.toSeconds() + " s by 3 nodes x 4 threads, " + expirations
 				+ " random session expirations + " + pausedHolders.get() + " paused holders, " + store.rejected()
 				+ " stale fenced operations rejected, " + lostBeforeWrite.get() + " sections stopped by assertHeld, "
-				+ acquireFailures.get() + " acquisitions timed out or failed, " + probe.violations() + " overlaps, "
+				+ acquireFailures.get() + " acquisitions timed out or failed, " + probe.doubleGrants()
+				+ " double grants, " + probe.lateNotices() + " late notices of a lost hold " + probe.details() + ", "
 				+ (writes.size() - completed.size()) + " lost writes");
 	}
 
