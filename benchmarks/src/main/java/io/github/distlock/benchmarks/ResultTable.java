@@ -34,9 +34,10 @@ final class ResultTable {
 		SCENARIOS.put("multiLock3Paths", "multi-lock of 3 paths, 1 thread");
 	}
 
-	private static final Map<String, String> NOT_APPLICABLE = Map.of("shedlock", "n/a: ShedLock never waits for a lock",
-			"distlock-annotation", "n/a: no annotation for this kind on main yet", "spring-integration",
-			"n/a: registry has mutexes only");
+	private static final Map<String, String> NOT_APPLICABLE = Map.of("tryLockMiss/spring-integration",
+			"n/a: tryLock() waits 1 s, tryLock(0) never asks ZooKeeper", "shedlock",
+			"n/a: ShedLock never waits for a lock", "distlock-annotation",
+			"n/a: no annotation for this kind on main yet", "spring-integration", "n/a: registry has mutexes only");
 
 	private ResultTable() {
 	}
@@ -63,7 +64,9 @@ final class ResultTable {
 				Result<?> result = measured.get(contender);
 				table.append("| ").append(scenario.getValue()).append(" | ").append(contender).append(" | ");
 				if (result == null) {
-					table.append(NOT_APPLICABLE.getOrDefault(contender, "n/a")).append(" | |\n");
+					String reason = NOT_APPLICABLE.getOrDefault(scenario.getKey() + "/" + contender,
+							NOT_APPLICABLE.getOrDefault(contender, "n/a"));
+					table.append(reason).append(" | |\n");
 					continue;
 				}
 				table.append(String.format(Locale.ROOT, "%.0f ± %.0f", result.getScore(), error(result))).append(" | ");

@@ -28,15 +28,15 @@ final class SpringIntegrationContender implements MutexContender {
 		lock.unlock();
 	}
 
-	// Not tryLock(): the registry's tryLock() waits up to one second.
+	/**
+	 * Not supported: the registry's {@code tryLock()} waits up to one second, and
+	 * {@code tryLock(0, unit)} returns {@code false} without asking ZooKeeper, even for a
+	 * free lock (its acquisition runs on an executor and a zero wait does not wait for
+	 * it).
+	 */
 	@Override
-	public boolean tryOnce(String key) throws Exception {
-		Lock lock = this.registry.obtain(key);
-		if (!lock.tryLock(0, TimeUnit.MILLISECONDS)) {
-			return false;
-		}
-		lock.unlock();
-		return true;
+	public boolean tryOnce(String key) {
+		throw new UnsupportedOperationException("Spring Integration's registry has no try-once");
 	}
 
 	@Override
