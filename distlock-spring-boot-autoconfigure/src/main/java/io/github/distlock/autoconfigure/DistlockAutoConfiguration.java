@@ -1,0 +1,80 @@
+package io.github.distlock.autoconfigure;
+
+import java.time.Duration;
+
+import org.apache.curator.RetryPolicy;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+import io.github.distlock.core.Locks;
+import io.github.distlock.curator.CuratorLocks;
+
+/**
+ * {@link AutoConfiguration Auto-configuration} of distlock: a started
+ * {@link CuratorFramework} client, the {@link Locks} API on top of it and the lock
+ * annotations.
+ * <p>
+ * Starting the client does not wait for ZooKeeper: the application starts while the
+ * ensemble is unreachable, and lock attempts fail within their wait time until it is
+ * reachable.
+ */
+@AutoConfiguration
+@ConditionalOnClass(CuratorFramework.class)
+@ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistlockProperties.class)
+@Import(DistlockProxyConfiguration.class)
+public final class DistlockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(ZookeeperConnectionDetails.class)
+	PropertiesZookeeperConnectionDetails zookeeperConnectionDetails(DistlockProperties properties) {
+		return new PropertiesZookeeperConnectionDetails(properties);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryPolicy curatorRetryPolicy(DistlockProperties properties) {
+		DistlockProperties.Retry retry = properties.getZookeeper().getRetry();
+		return new ExponentialBackoffRetry(toMillis(retry.getBaseSleepTime()), retry.getMaxRetries(),
+				toMillis(retry.getMaxSleepTime()));
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	CuratorFramework curatorFramework(DistlockProperties properties, ZookeeperConnectionDetails connectionDetails,
+			RetryPolicy retryPolicy, ObjectProvider<CuratorFrameworkCustomizer> customizers) {
+		DistlockProperties.Zookeeper zookeeper = properties.getZookeeper();
+		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+			.connectString(connectionDetails.getConnectString())
+			.namespace(ZookeeperNamespace.validate(zookeeper.getNamespace()))
+			.sessionTimeoutMs(toMillis(zookeeper.getSessionTimeout()))
+			.connectionTimeoutMs(toMillis(zookeeper.getConnectionTimeout()))
+			.retryPolicy(retryPolicy);
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		CuratorFramework client = builder.build();
+		// Does not wait for a connection: Curator connects in the background.
+		client.start();
+		return client;
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(Locks.class)
+	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties) {
+		return new CuratorLocks(curatorFramework, properties.getLock().getWaitTime());
+	}
+
+	private static int toMillis(Duration duration) {
+		return Math.toIntExact(duration.toMillis());
+	}
+
+}
