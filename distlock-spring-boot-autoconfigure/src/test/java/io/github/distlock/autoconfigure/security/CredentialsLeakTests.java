@@ -59,7 +59,10 @@ class CredentialsLeakTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(distlockAutoConfigurations()))
 		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s");
+				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s",
+				// Create distlock's endpoint and show health details, if actuator is
+				// there
+				"management.endpoints.web.exposure.include=*", "management.endpoint.health.show-details=always");
 
 	@BeforeAll
 	static void startServer() throws Exception {
@@ -152,9 +155,20 @@ class CredentialsLeakTests {
 				continue;
 			}
 			for (Method method : type.getMethods()) {
-				if (method.getParameterCount() == 0 && !Modifier.isStatic(method.getModifiers())
-						&& (method.getName().equals("health") || isReadOperation(method))) {
+				if (Modifier.isStatic(method.getModifiers())) {
+					continue;
+				}
+				Class<?>[] parameters = method.getParameterTypes();
+				if (parameters.length == 0 && (method.getName().equals("health") || isReadOperation(method))) {
 					reports.add(name + "." + method.getName() + " = " + method.invoke(bean));
+				}
+				else if (parameters.length == 1 && isReadOperation(method)) {
+					// An operation on one lock path: ask about the path the test holds.
+					Object argument = (parameters[0] == String[].class) ? new String[] { "orders", "1" }
+							: (parameters[0] == String.class) ? "orders/1" : null;
+					if (argument != null) {
+						reports.add(name + "." + method.getName() + " = " + method.invoke(bean, argument));
+					}
 				}
 			}
 		}
