@@ -123,6 +123,29 @@ abstract class CuratorLock<R> implements ClusterLock {
 		if (reentered != null) {
 			return new Handle(recipe, entry, REENTERED, reentered);
 		}
+		Acquisition acquisition = this.locks.startAcquisition(this.kind, this.path);
+		LockHandle handle;
+		try {
+			handle = contend(entry, waitTime, deadline, acquisition);
+		}
+		catch (LockTimeoutException ex) {
+			this.locks.stopWaiting(acquisition);
+			acquisition.timedOut();
+			throw ex;
+		}
+		catch (RuntimeException | Error ex) {
+			this.locks.stopWaiting(acquisition);
+			acquisition.failed(ex);
+			throw ex;
+		}
+		if (handle == null) {
+			this.locks.stopWaiting(acquisition);
+			acquisition.timedOut();
+		}
+		return handle;
+	}
+
+	private LockHandle contend(RecipeCache.Entry<R> entry, Duration waitTime, long deadline, Acquisition acquisition) {
 		if (this.locks.client().getState() != CuratorFrameworkState.STARTED) {
 			throw new LockAcquisitionException("Cannot acquire lock '" + this.path + "': the CuratorFramework is "
 					+ this.locks.client().getState(), null);
@@ -132,7 +155,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 			return null;
 		}
 		try {
-			LockHandle handle = acquireInZooKeeper(entry, waitTime, deadline);
+			LockHandle handle = acquireInZooKeeper(entry, waitTime, deadline, acquisition);
 			if (handle != null) {
 				return handle;
 			}
@@ -163,15 +186,15 @@ abstract class CuratorLock<R> implements ClusterLock {
 		}
 	}
 
-	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long deadline) {
+	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long deadline,
+			Acquisition acquisition) {
 		R recipe = entry.recipe();
 		CuratorFramework client = this.locks.client();
 		awaitConnection(client, waitTime, deadline);
 		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(deadline) : null;
-		Object acquisition;
+		Object acquired;
 		try {
-			acquisition = attempt(recipe,
-					(deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
+			acquired = attempt(recipe, (deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
 		}
 		catch (Exception ex) {
 			boolean fired = (watch != null) && watch.disarm();
@@ -191,20 +214,23 @@ abstract class CuratorLock<R> implements ClusterLock {
 		if (watch != null) {
 			watch.disarm();
 		}
-		if (acquisition == null) {
+		if (acquired == null) {
 			return null;
 		}
 		Hold hold;
 		try {
-			hold = new Hold(this.kind, this.path, fencingToken(recipe, acquisition));
+			hold = new Hold(this.kind, this.path, fencingToken(recipe, acquired), acquisition);
 		}
 		catch (Exception ex) {
-			releaseBounded(recipe, acquisition, Thread.currentThread());
+			releaseBounded(recipe, acquired, Thread.currentThread());
 			throw new LockAcquisitionException("Reading the fencing token of lock '" + this.path + "' failed", ex);
 		}
 		onHeld(recipe, hold);
+		// Told before the hold is registered, so that a loss is never reported first.
+		this.locks.stopWaiting(acquisition);
+		acquisition.acquired(hold.token());
 		this.locks.register(hold);
-		return new Handle(recipe, entry, acquisition, hold);
+		return new Handle(recipe, entry, acquired, hold);
 	}
 
 	private void awaitConnection(CuratorFramework client, Duration waitTime, long deadline) {
@@ -443,6 +469,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 				}
 				if (this.hold.removeHandle()) {
 					CuratorLock.this.locks.unregister(this.hold);
+					this.hold.acquisition().released();
 				}
 				if (this.owner == Thread.currentThread()) {
 					LockContext.exit(this);

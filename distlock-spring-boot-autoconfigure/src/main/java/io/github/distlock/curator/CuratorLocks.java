@@ -1,6 +1,7 @@
 package io.github.distlock.curator;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,10 +18,12 @@ import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.ClusterReadWriteLock;
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockEventListener;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.WaitingLock;
 
 /**
  * {@link Locks} backed by Apache Curator's lock recipes on one {@link CuratorFramework}
@@ -49,6 +52,10 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
 
 	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
+
+	private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
+
+	private volatile LockEventListener[] eventListeners = {};
 
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
 
@@ -115,6 +122,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	private void notifyLost(Hold hold) {
+		hold.acquisition().lost();
 		HeldLock lost = hold.snapshot();
 		logger.warn("Lost {} '{}' held by thread '{}' since {}", lost.kind(), lost.path(), lost.thread(), lost.since());
 		for (Consumer<HeldLock> listener : this.lossListeners) {
@@ -135,6 +143,46 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.lossListeners.add(listener);
 	}
 
+	/**
+	 * Add a listener told of every acquisition that contends for its lock, its outcome
+	 * and, once held, its release or loss (for metrics and tracing).
+	 * @param listener the listener; called on the acquiring and releasing threads and on
+	 * Curator's event thread, so it must be quick
+	 */
+	public synchronized void addEventListener(LockEventListener listener) {
+		LockEventListener[] current = this.eventListeners;
+		LockEventListener[] added = Arrays.copyOf(current, current.length + 1);
+		added[current.length] = listener;
+		this.eventListeners = added;
+	}
+
+	/** Start an acquisition that contends for its lock: it waits until it ends. */
+	Acquisition startAcquisition(LockKind kind, LockPath path) {
+		LockEventListener[] listeners = this.eventListeners;
+		LockEventListener.Attempt events;
+		if (listeners.length == 0) {
+			events = LockEventListener.Attempt.NONE;
+		}
+		else if (listeners.length == 1) {
+			events = listeners[0].acquiring(kind, path);
+		}
+		else {
+			LockEventListener.Attempt[] attempts = new LockEventListener.Attempt[listeners.length];
+			for (int i = 0; i < listeners.length; i++) {
+				attempts[i] = listeners[i].acquiring(kind, path);
+			}
+			events = new CompositeAttempt(attempts);
+		}
+		Acquisition acquisition = new Acquisition(kind, path, events);
+		this.waiting.add(acquisition);
+		return acquisition;
+	}
+
+	/** The acquisition does not wait any more (it took the lock, or gave up). */
+	void stopWaiting(Acquisition acquisition) {
+		this.waiting.remove(acquisition);
+	}
+
 	void register(Hold hold) {
 		this.holds.add(hold);
 		// The connection may have dropped between the acquisition and now.
@@ -150,6 +198,21 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	@Override
 	public List<HeldLock> heldLocks() {
 		return this.holds.stream().map(Hold::snapshot).toList();
+	}
+
+	@Override
+	public List<WaitingLock> waitingLocks() {
+		return this.waiting.stream().map(Acquisition::snapshot).toList();
+	}
+
+	/** Number of locks held now, as {@link #heldLocks()} would list them. */
+	public int heldCount() {
+		return this.holds.size();
+	}
+
+	/** Number of acquisitions waiting now, as {@link #waitingLocks()} would list them. */
+	public int waitingCount() {
+		return this.waiting.size();
 	}
 
 	/** When a held lock counts as lost. */
@@ -227,6 +290,45 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	public void close() {
 		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
 		this.watchdog.close();
+	}
+
+	private record CompositeAttempt(LockEventListener.Attempt[] attempts) implements LockEventListener.Attempt {
+
+		@Override
+		public void acquired(long fencingToken) {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.acquired(fencingToken);
+			}
+		}
+
+		@Override
+		public void timedOut() {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.timedOut();
+			}
+		}
+
+		@Override
+		public void failed(Throwable error) {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.failed(error);
+			}
+		}
+
+		@Override
+		public void lost() {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.lost();
+			}
+		}
+
+		@Override
+		public void released() {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.released();
+			}
+		}
+
 	}
 
 }

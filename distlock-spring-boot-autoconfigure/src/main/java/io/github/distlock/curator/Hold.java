@@ -25,16 +25,24 @@ final class Hold {
 
 	private final long token;
 
+	private final Acquisition acquisition;
+
 	private final AtomicInteger handles = new AtomicInteger();
 
 	private final AtomicReference<LockState> state = new AtomicReference<>(LockState.HELD);
 
-	Hold(LockKind kind, LockPath path, long token) {
+	Hold(LockKind kind, LockPath path, long token, Acquisition acquisition) {
 		this.kind = kind;
 		this.path = path;
 		this.thread = Thread.currentThread().getName();
 		this.since = Instant.now();
 		this.token = token;
+		this.acquisition = acquisition;
+	}
+
+	/** The acquisition that took the lock, reporting its end. */
+	Acquisition acquisition() {
+		return this.acquisition;
 	}
 
 	long token() {
