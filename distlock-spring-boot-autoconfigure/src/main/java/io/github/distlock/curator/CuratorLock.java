@@ -99,11 +99,12 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 	@Override
 	public LockHandle acquire(Duration waitTime) {
-		long deadline = deadlineOf(waitTime);
+		long start = System.nanoTime();
+		long deadline = deadlineOf(start, waitTime);
 		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
 		LockHandle handle;
 		try {
-			handle = acquire(entry, waitTime, deadline);
+			handle = acquire(entry, waitTime, start, deadline);
 		}
 		catch (RuntimeException | Error ex) {
 			this.cache.release(entry);
@@ -117,7 +118,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return handle;
 	}
 
-	private LockHandle acquire(RecipeCache.Entry<R> entry, Duration waitTime, long deadline) {
+	private LockHandle acquire(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline) {
 		R recipe = entry.recipe();
 		Hold reentered = reenter(recipe);
 		if (reentered != null) {
@@ -126,7 +127,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 		Acquisition acquisition = this.locks.startAcquisition(this.kind, this.path);
 		LockHandle handle;
 		try {
-			handle = contend(entry, waitTime, deadline, acquisition);
+			handle = contend(entry, waitTime, start, deadline, acquisition);
 		}
 		catch (LockTimeoutException ex) {
 			this.locks.stopWaiting(acquisition);
@@ -145,7 +146,8 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return handle;
 	}
 
-	private LockHandle contend(RecipeCache.Entry<R> entry, Duration waitTime, long deadline, Acquisition acquisition) {
+	private LockHandle contend(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline,
+			Acquisition acquisition) {
 		if (this.locks.client().getState() != CuratorFrameworkState.STARTED) {
 			throw new LockAcquisitionException("Cannot acquire lock '" + this.path + "': the CuratorFramework is "
 					+ this.locks.client().getState(), null);
@@ -155,7 +157,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 			return null;
 		}
 		try {
-			LockHandle handle = acquireInZooKeeper(entry, waitTime, deadline, acquisition);
+			LockHandle handle = acquireInZooKeeper(entry, waitTime, start, deadline, acquisition);
 			if (handle != null) {
 				return handle;
 			}
@@ -186,12 +188,12 @@ abstract class CuratorLock<R> implements ClusterLock {
 		}
 	}
 
-	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long deadline,
+	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline,
 			Acquisition acquisition) {
 		R recipe = entry.recipe();
 		CuratorFramework client = this.locks.client();
 		awaitConnection(client, waitTime, deadline);
-		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(deadline) : null;
+		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(start, deadline) : null;
 		Object acquired;
 		try {
 			acquired = attempt(recipe, (deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
@@ -280,11 +282,10 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return (waitTime.toMillis() < 10_000) ? waitTime.toMillis() + "ms" : waitTime.toSeconds() + "s";
 	}
 
-	private static long deadlineOf(Duration waitTime) {
+	private static long deadlineOf(long now, Duration waitTime) {
 		if (waitTime.isNegative()) {
 			return Long.MAX_VALUE;
 		}
-		long now = System.nanoTime();
 		long nanos;
 		try {
 			nanos = waitTime.toNanos();
@@ -322,7 +323,8 @@ abstract class CuratorLock<R> implements ClusterLock {
 			Thread.currentThread().interrupt();
 		}
 		else if (!wasInterrupted) {
-			watch = this.locks.watchdog().arm(System.nanoTime() + RELEASE_BOUND.toNanos());
+			long now = System.nanoTime();
+			watch = this.locks.watchdog().arm(now, now + RELEASE_BOUND.toNanos());
 		}
 		try {
 			release(recipe, acquisition, owner);
