@@ -127,6 +127,15 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 	}
 
+	/**
+	 * Stop listening to connection-state events, so that a test can show that a hold
+	 * whose session ended is reported lost even when no event says so (as when Curator
+	 * drops a second LOST while it is still in the lost state).
+	 */
+	void ignoreConnectionStateEvents() {
+		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
+	}
+
 	private void lose(Hold hold) {
 		if (hold.lost()) {
 			notifyLost(hold);
