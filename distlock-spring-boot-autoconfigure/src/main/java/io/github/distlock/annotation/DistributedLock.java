@@ -53,6 +53,11 @@ public @interface DistributedLock {
 	 * characters once escaped, is rejected with an
 	 * {@link io.github.distlock.core.InvalidLockPathException}. A path segment holds at
 	 * most one {@code #{...}} part.
+	 * <p>
+	 * A part giving a collection or an array locks every resulting path (multi-lock): all
+	 * or none, in sorted order, within one wait time for the whole set, released in
+	 * reverse; duplicates are locked once and an empty collection fails the call. At most
+	 * one part of a template may give a collection.
 	 * @return the lock path template
 	 */
 	@AliasFor("value")

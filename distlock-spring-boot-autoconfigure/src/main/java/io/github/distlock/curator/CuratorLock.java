@@ -99,11 +99,12 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 	@Override
 	public LockHandle acquire(Duration waitTime) {
-		long deadline = deadlineOf(waitTime);
+		long start = System.nanoTime();
+		long deadline = deadlineOf(start, waitTime);
 		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
 		LockHandle handle;
 		try {
-			handle = acquire(entry, waitTime, deadline);
+			handle = acquire(entry, waitTime, start, deadline);
 		}
 		catch (RuntimeException | Error ex) {
 			this.cache.release(entry);
@@ -117,7 +118,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return handle;
 	}
 
-	private LockHandle acquire(RecipeCache.Entry<R> entry, Duration waitTime, long deadline) {
+	private LockHandle acquire(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline) {
 		R recipe = entry.recipe();
 		Hold reentered = reenter(recipe);
 		if (reentered != null) {
@@ -132,7 +133,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 			return null;
 		}
 		try {
-			LockHandle handle = acquireInZooKeeper(entry, waitTime, deadline);
+			LockHandle handle = acquireInZooKeeper(entry, waitTime, start, deadline);
 			if (handle != null) {
 				return handle;
 			}
@@ -163,11 +164,11 @@ abstract class CuratorLock<R> implements ClusterLock {
 		}
 	}
 
-	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long deadline) {
+	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline) {
 		R recipe = entry.recipe();
 		CuratorFramework client = this.locks.client();
 		awaitConnection(client, waitTime, deadline);
-		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(deadline) : null;
+		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(start, deadline) : null;
 		Object acquisition;
 		try {
 			acquisition = attempt(recipe,
@@ -254,11 +255,10 @@ abstract class CuratorLock<R> implements ClusterLock {
 		return (waitTime.toMillis() < 10_000) ? waitTime.toMillis() + "ms" : waitTime.toSeconds() + "s";
 	}
 
-	private static long deadlineOf(Duration waitTime) {
+	private static long deadlineOf(long now, Duration waitTime) {
 		if (waitTime.isNegative()) {
 			return Long.MAX_VALUE;
 		}
-		long now = System.nanoTime();
 		long nanos;
 		try {
 			nanos = waitTime.toNanos();
@@ -296,7 +296,8 @@ abstract class CuratorLock<R> implements ClusterLock {
 			Thread.currentThread().interrupt();
 		}
 		else if (!wasInterrupted) {
-			watch = this.locks.watchdog().arm(System.nanoTime() + RELEASE_BOUND.toNanos());
+			long now = System.nanoTime();
+			watch = this.locks.watchdog().arm(now, now + RELEASE_BOUND.toNanos());
 		}
 		try {
 			release(recipe, acquisition, owner);

@@ -21,6 +21,13 @@ final class DeadlineWatchdog implements AutoCloseable {
 	 */
 	static final Duration GRACE = Duration.ofMillis(100);
 
+	/**
+	 * Shortest time the watchdog leaves a call, counted from its start: a wait time of
+	 * zero means "try once", and one try is a few round trips to ZooKeeper, which a busy
+	 * server or machine may stretch well past a few milliseconds.
+	 */
+	static final Duration SINGLE_ATTEMPT = Duration.ofSeconds(1);
+
 	private final ScheduledThreadPoolExecutor scheduler;
 
 	DeadlineWatchdog() {
@@ -33,14 +40,18 @@ final class DeadlineWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Arm the watchdog for the current thread.
+	 * Arm the watchdog for the current thread. It fires {@link #GRACE} after the
+	 * deadline, but never sooner than {@link #SINGLE_ATTEMPT} after the start of the
+	 * call.
+	 * @param startNanos when the call started, in {@link System#nanoTime()} terms
 	 * @param deadlineNanos the deadline, in {@link System#nanoTime()} terms
 	 * @return the armed watch, to be {@linkplain Watch#disarm() disarmed} when the wait
 	 * is over
 	 */
-	Watch arm(long deadlineNanos) {
+	Watch arm(long startNanos, long deadlineNanos) {
 		Watch watch = new Watch(Thread.currentThread());
-		long delay = deadlineNanos - System.nanoTime() + GRACE.toNanos();
+		long fireAt = Math.max(deadlineNanos + GRACE.toNanos(), startNanos + SINGLE_ATTEMPT.toNanos());
+		long delay = fireAt - System.nanoTime();
 		watch.future = this.scheduler.schedule(watch::fire, Math.max(delay, 0), TimeUnit.NANOSECONDS);
 		return watch;
 	}

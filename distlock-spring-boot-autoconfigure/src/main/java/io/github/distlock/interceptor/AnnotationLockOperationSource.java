@@ -1,5 +1,6 @@
 package io.github.distlock.interceptor;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
@@ -21,7 +23,9 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.expression.AnnotatedElementKey;
 import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotationConfigurationException;
 import org.springframework.core.annotation.AnnotationUtils;
@@ -37,19 +41,29 @@ import org.springframework.util.ReflectionUtils;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.OnTimeout;
+import io.github.distlock.annotation.ReadLock;
+import io.github.distlock.annotation.Semaphore;
+import io.github.distlock.annotation.WriteLock;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockTimeoutException;
 
 /**
- * {@link LockOperationSource} reading {@link DistributedLock @DistributedLock}, directly
- * or as a meta-annotation, on the class method or on a method it overrides or implements
- * (the nearest declaration wins). Every problem that can be known before a call is
- * reported here, with a {@link LockConfigurationException} naming the method, the
- * annotation, the bad value and the fix.
+ * {@link LockOperationSource} reading {@link DistributedLock @DistributedLock},
+ * {@link ReadLock @ReadLock}, {@link WriteLock @WriteLock} and
+ * {@link Semaphore @Semaphore}, directly or as meta-annotations, on the class method or
+ * on a method it overrides or implements (the nearest declaration wins). Every problem
+ * that can be known before a call is reported here, with a
+ * {@link LockConfigurationException} naming the method, the annotation, the bad value and
+ * the fix.
  */
 public class AnnotationLockOperationSource implements LockOperationSource, BeanFactoryAware {
 
 	private static final Optional<LockOperation> NO_OPERATION = Optional.empty();
+
+	private static final Set<Class<? extends Annotation>> LOCK_ANNOTATIONS = Set.of(DistributedLock.class,
+			ReadLock.class, WriteLock.class, Semaphore.class);
+
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
 	private final Map<MethodClassKey, Optional<LockOperation>> operations = new ConcurrentHashMap<>(1024);
 
@@ -71,7 +85,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 			return cached;
 		}
 		boolean found = false;
-		if (AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class)) {
+		if (AnnotationUtils.isCandidateClass(targetClass, LOCK_ANNOTATIONS)) {
 			Class<?> userClass = ClassUtils.getUserClass(targetClass);
 			List<Method> methods = new ArrayList<>();
 			ReflectionUtils.doWithMethods(userClass, methods::add, ReflectionUtils.USER_DECLARED_METHODS);
@@ -106,7 +120,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		Class<?> userClass = (targetClass != null) ? ClassUtils.getUserClass(targetClass) : null;
 		Method specificMethod = BridgeMethodResolver
 			.findBridgedMethod(AopUtils.getMostSpecificMethod(method, userClass));
-		MergedAnnotation<DistributedLock> annotation = findAnnotation(specificMethod);
+		MergedAnnotation<Annotation> annotation = findAnnotation(specificMethod);
 		if (annotation == null && specificMethod != method) {
 			annotation = findAnnotation(BridgeMethodResolver.findBridgedMethod(method));
 		}
@@ -118,22 +132,23 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 			return parse(annotation, specificMethod, evaluationClass);
 		}
 		catch (AnnotationConfigurationException ex) {
-			throw new LockConfigurationException("@DistributedLock on " + MethodDescriptions.describe(specificMethod)
-					+ " is malformed: " + ex.getMessage());
+			throw new LockConfigurationException("@" + annotation.getType().getSimpleName() + " on "
+					+ MethodDescriptions.describe(specificMethod) + " is malformed: " + ex.getMessage());
 		}
 	}
 
-	private @Nullable MergedAnnotation<DistributedLock> findAnnotation(Method method) {
-		List<MergedAnnotation<DistributedLock>> found = MergedAnnotations
+	private @Nullable MergedAnnotation<Annotation> findAnnotation(Method method) {
+		List<MergedAnnotation<Annotation>> found = MergedAnnotations
 			.from(method, SearchStrategy.TYPE_HIERARCHY, RepeatableContainers.none())
-			.stream(DistributedLock.class)
+			.stream()
+			.filter((annotation) -> LOCK_ANNOTATIONS.contains(annotation.getType()))
 			.toList();
 		if (found.isEmpty()) {
 			return null;
 		}
 		// The nearest declaration wins: the class method over the interface method.
 		int nearest = found.stream().mapToInt(MergedAnnotation::getAggregateIndex).min().getAsInt();
-		List<MergedAnnotation<DistributedLock>> candidates = found.stream()
+		List<MergedAnnotation<Annotation>> candidates = found.stream()
 			.filter((annotation) -> annotation.getAggregateIndex() == nearest)
 			.toList();
 		if (candidates.size() > 1) {
@@ -151,17 +166,73 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 				: name + " (via @" + root.getType().getSimpleName() + ")";
 	}
 
-	private LockOperation parse(MergedAnnotation<DistributedLock> annotation, Method method, Class<?> targetClass) {
+	private LockOperation parse(MergedAnnotation<Annotation> annotation, Method method, Class<?> targetClass) {
 		String template = annotation.getString("value");
-		String description = name(annotation).replaceFirst("^@DistributedLock",
-				"@DistributedLock(\"" + template + "\")") + " on " + MethodDescriptions.describe(method);
+		String type = "@" + annotation.getType().getSimpleName();
+		String description = name(annotation).replaceFirst("^" + type, type + "(\"" + template + "\")") + " on "
+				+ MethodDescriptions.describe(method);
 		checkMethod(method, description);
 		AnnotatedElementKey element = new AnnotatedElementKey(method, targetClass);
-		LockPathTemplate path = parsePath(template, element, description);
+		LockPathTemplate path = parsePath(template, type, element, description);
+		List<String> collectionParts = path.collectionParts(method, this.parameterNames.getParameterNames(method));
+		if (collectionParts.size() > 1) {
+			throw new LockConfigurationException(description + ": parts " + String.join(" and ", collectionParts)
+					+ " of path template '" + template + "' both give collections; at most one part of a template "
+					+ "may give a collection (a multi-lock over one list of paths)");
+		}
 		WaitTime waitTime = parseWaitTime(annotation.getString("waitTime"), element, description);
 		TimeoutPolicy onTimeout = parseTimeoutPolicy(annotation.getEnum("onTimeout", OnTimeout.class),
 				annotation.getString("fallback"), method, targetClass, description);
+		Class<?> kind = annotation.getType();
+		if (kind == ReadLock.class || kind == WriteLock.class) {
+			return new ReadWriteOperation(method, description, path, waitTime, onTimeout, kind == WriteLock.class);
+		}
+		if (kind == Semaphore.class) {
+			if (!collectionParts.isEmpty()) {
+				throw new LockConfigurationException(description + ": part " + collectionParts.get(0)
+						+ " of path template '" + template + "' gives a collection, but a semaphore guards one "
+						+ "path and cannot be taken over several (no multi-lock for @Semaphore); lock one path, "
+						+ "or use @DistributedLock, @ReadLock or @WriteLock for a multi-lock");
+			}
+			int permits = parsePermits(annotation.getInt("permits"), annotation.getString("permitsString"),
+					description);
+			return new SemaphoreOperation(method, description, path, waitTime, onTimeout, permits);
+		}
 		return new MutexOperation(method, description, path, waitTime, onTimeout, annotation.getBoolean("reentrant"));
+	}
+
+	private int parsePermits(int permits, String permitsString, String description) {
+		String text = permitsString.trim();
+		if (!text.isEmpty() && permits != 0) {
+			throw new LockConfigurationException(description + ": both permits = " + permits + " and permitsString = \""
+					+ permitsString + "\" are given; keep only one of them");
+		}
+		if (text.isEmpty()) {
+			if (permits < 1) {
+				throw new LockConfigurationException(description + ": permits = " + permits
+						+ (permits == 0 ? " (none given)" : "") + ", but a semaphore needs at least 1 permit; give "
+						+ "permits = N or permitsString = \"${my.permits}\" with N >= 1");
+			}
+			return permits;
+		}
+		String resolved = text.contains("${")
+				? resolvePlaceholders("permitsString", text, "${my.permits:2}", description) : text;
+		String shown = resolved.equals(permitsString) ? "'" + permitsString + "'"
+				: "'" + permitsString + "' (resolved to '" + resolved + "')";
+		int parsed;
+		try {
+			parsed = Integer.parseInt(resolved.trim());
+		}
+		catch (NumberFormatException ex) {
+			throw new LockConfigurationException(description + ": permitsString " + shown
+					+ " is not a number of permits; give a whole number of at least 1, or a placeholder "
+					+ "resolving to one");
+		}
+		if (parsed < 1) {
+			throw new LockConfigurationException(description + ": permitsString " + shown + " gives " + parsed
+					+ " permits, but a semaphore needs at least 1");
+		}
+		return parsed;
 	}
 
 	private void checkMethod(Method method, String description) {
@@ -182,10 +253,10 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		}
 	}
 
-	private LockPathTemplate parsePath(String template, AnnotatedElementKey element, String description) {
+	private LockPathTemplate parsePath(String template, String type, AnnotatedElementKey element, String description) {
 		if (template.isBlank()) {
 			throw new LockConfigurationException(
-					description + ": no lock path; give one such as @DistributedLock(\"orders/#{#order.id}\")");
+					description + ": no lock path; give one such as " + type + "(\"orders/#{#order.id}\")");
 		}
 		Expression parsed;
 		try {
@@ -202,7 +273,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 	private WaitTime parseWaitTime(String value, AnnotatedElementKey element, String description) {
 		String text = value.trim();
 		if (text.contains("${")) {
-			text = resolvePlaceholders(text, description);
+			text = resolvePlaceholders("waitTime", text, "${my.wait:5s}", description);
 		}
 		if (text.isEmpty()) {
 			return WaitTime.DEFAULT;
@@ -230,9 +301,9 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		}
 	}
 
-	private String resolvePlaceholders(String text, String description) {
+	private String resolvePlaceholders(String attribute, String text, String example, String description) {
 		if (!(this.beanFactory instanceof ConfigurableBeanFactory configurable)) {
-			throw new LockConfigurationException(description + ": waitTime '" + text
+			throw new LockConfigurationException(description + ": " + attribute + " '" + text
 					+ "' has a placeholder, but there is no bean factory to resolve it; declare the lock "
 					+ "operation source as a Spring bean");
 		}
@@ -241,12 +312,14 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 			resolved = configurable.resolveEmbeddedValue(text);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new LockConfigurationException(description + ": waitTime '" + text + "' could not be resolved: "
-					+ ex.getMessage() + "; define the property or give a default such as ${my.wait:5s}");
+			throw new LockConfigurationException(
+					description + ": " + attribute + " '" + text + "' could not be resolved: " + ex.getMessage()
+							+ "; define the property or give a default such as " + example);
 		}
 		if (resolved == null || resolved.contains("${")) {
-			throw new LockConfigurationException(description + ": waitTime '" + text + "' could not be resolved (got '"
-					+ resolved + "'); define the property or give a default such as ${my.wait:5s}");
+			throw new LockConfigurationException(
+					description + ": " + attribute + " '" + text + "' could not be resolved (got '" + resolved
+							+ "'); define the property or give a default such as " + example);
 		}
 		return resolved.trim();
 	}

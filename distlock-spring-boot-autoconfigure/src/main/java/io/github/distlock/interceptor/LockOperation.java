@@ -10,7 +10,7 @@ import io.github.distlock.core.Locks;
  * What a lock annotation on one method asks for, parsed and validated once. Each kind of
  * lock annotation maps to one record implementing this interface.
  */
-public sealed interface LockOperation permits MutexOperation {
+public sealed interface LockOperation permits MutexOperation, ReadWriteOperation, SemaphoreOperation {
 
 	/**
 	 * The annotated method as declared on the target class: its parameter names are the
@@ -51,5 +51,14 @@ public sealed interface LockOperation permits MutexOperation {
 	 * @return the lock
 	 */
 	ClusterLock lock(Locks locks, LockPath path);
+
+	/**
+	 * Whether a template resolving to several paths locks them all (multi-lock), or is
+	 * refused.
+	 * @return {@code true} unless the kind of lock guards a single path
+	 */
+	default boolean supportsMultiLock() {
+		return true;
+	}
 
 }

@@ -2,6 +2,7 @@ package io.github.distlock.interceptor;
 
 import java.lang.reflect.Array;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +24,7 @@ import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReentryException;
 import io.github.distlock.core.LockReleaseException;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.LockUpgradeException;
 import io.github.distlock.core.Locks;
 
 /**
@@ -51,31 +53,40 @@ final class LockOperationExecutor {
 		Supplier<EvaluationContext> context = SingletonSupplier.of(() -> this.evaluator
 			.createContext(operation.method(), invocation.getArguments(), target, targetClass, this.beanFactory));
 		List<LockPath> paths = operation.path().resolve(context, operation.description());
-		if (paths.size() != 1) {
-			throw new LockConfigurationException(operation.description() + ": the path resolved to " + paths.size()
-					+ " locks " + paths + ", but locking several paths at once (multi-lock) is not supported yet; "
-					+ "make each #{...} part give a single value");
+		if (paths.size() > 1 && !operation.supportsMultiLock()) {
+			throw new LockConfigurationException(operation.description() + ": path template '" + operation.path()
+					+ "' resolved to " + paths.size() + " paths " + paths + ", but a semaphore guards one path and "
+					+ "cannot be taken over several (no multi-lock for @Semaphore); make every #{...} part give "
+					+ "a single value");
 		}
-		LockPath path = paths.get(0);
 		Locks locks = this.locks.get();
 		Duration waitTime = operation.waitTime().resolve(context, locks.defaultWaitTime(), operation.description());
-		ClusterLock lock = operation.lock(locks, path);
-		LockHandle handle;
+		String shown = describe(paths);
+		AutoCloseable handle;
 		try {
-			handle = lock.acquire(waitTime);
+			handle = acquire(operation, locks, paths, waitTime);
 		}
 		catch (LockTimeoutException ex) {
-			return onTimeout(operation, invocation, path, ex);
+			return onTimeout(operation, invocation, ex);
 		}
 		catch (LockReentryException ex) {
-			LockReentryException reentry = new LockReentryException(operation.description() + ": lock '" + path
-					+ "' is already held by this thread and is not reentrant: " + ex.getMessage());
+			LockReentryException reentry = new LockReentryException(operation.description() + ": " + shown
+					+ " is already held by this thread and is not reentrant: " + ex.getMessage());
 			reentry.initCause(ex);
 			throw reentry;
 		}
+		catch (LockUpgradeException ex) {
+			LockUpgradeException upgrade = new LockUpgradeException(operation.description() + ": " + ex.getMessage());
+			upgrade.initCause(ex);
+			throw upgrade;
+		}
+		catch (LockConfigurationException ex) {
+			throw new LockConfigurationException(
+					operation.description() + ": acquiring " + shown + " failed: " + ex.getMessage(), ex);
+		}
 		catch (LockAcquisitionException ex) {
 			throw new LockAcquisitionException(
-					operation.description() + ": acquiring lock '" + path + "' failed: " + ex.getMessage(), ex);
+					operation.description() + ": acquiring " + shown + " failed: " + ex.getMessage(), ex);
 		}
 		Object result;
 		try {
@@ -94,14 +105,33 @@ final class LockOperationExecutor {
 			handle.close();
 		}
 		catch (LockReleaseException ex) {
-			throw new LockReleaseException(operation.description() + ": the method returned, but releasing lock '"
-					+ path + "' failed: " + ex.getMessage(), ex);
+			throw new LockReleaseException(operation.description() + ": the method returned, but releasing " + shown
+					+ " failed: " + ex.getMessage(), ex);
 		}
 		return result;
 	}
 
-	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockPath path,
-			LockTimeoutException cause) throws Throwable {
+	/**
+	 * Take the lock of a single path, or every lock of several paths within one wait time
+	 * for the whole set, in sorted order (the multi-lock releases in reverse).
+	 */
+	private AutoCloseable acquire(LockOperation operation, Locks locks, List<LockPath> paths, Duration waitTime) {
+		if (paths.size() == 1) {
+			return operation.lock(locks, paths.get(0)).acquire(waitTime);
+		}
+		List<ClusterLock> members = new ArrayList<>(paths.size());
+		for (LockPath path : paths) {
+			members.add(operation.lock(locks, path));
+		}
+		return locks.multi(members).acquire(waitTime);
+	}
+
+	private static String describe(List<LockPath> paths) {
+		return (paths.size() == 1) ? "lock '" + paths.get(0) + "'" : "locks " + paths;
+	}
+
+	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockTimeoutException cause)
+			throws Throwable {
 		// The cause already names the path, the wait time and why; add which method
 		// asked.
 		LockTimeoutException timeout = new LockTimeoutException(operation.description() + ": " + cause.getMessage(),

@@ -1,11 +1,14 @@
 package io.github.distlock.interceptor;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -33,6 +36,10 @@ import io.github.distlock.core.LockPath;
  * part of a template may do so.
  */
 public final class LockPathTemplate {
+
+	private static final Pattern PARAMETER_REFERENCE = Pattern.compile("#([A-Za-z_$][A-Za-z0-9_$]*)");
+
+	private static final Pattern POSITIONAL = Pattern.compile("[ap]([0-9]{1,4})");
 
 	private final String template;
 
@@ -105,6 +112,51 @@ public final class LockPathTemplate {
 	/** Whether the template has no {@code #{...}} part. */
 	public boolean isConstant() {
 		return this.constant != null;
+	}
+
+	/**
+	 * Return the {@code #{...}} parts that can be seen, without a call, to give a
+	 * collection or an array: a plain reference ({@code #name}, {@code #p0}, {@code #a0})
+	 * to a parameter declared as a {@code Collection} or an array. Other parts may still
+	 * give one at call time.
+	 * @param method the annotated method
+	 * @param parameterNames its parameter names, or {@code null} if unknown
+	 * @return the parts, as written ({@code #{#ids}})
+	 */
+	List<String> collectionParts(Method method, @Nullable String @Nullable [] parameterNames) {
+		List<String> found = new ArrayList<>();
+		Class<?>[] types = method.getParameterTypes();
+		for (Part part : this.parts) {
+			if (!(part instanceof Dynamic dynamic)) {
+				continue;
+			}
+			String expression = dynamic.expression().getExpressionString().trim();
+			Matcher matcher = PARAMETER_REFERENCE.matcher(expression);
+			if (!matcher.matches()) {
+				continue;
+			}
+			int index = parameterIndex(matcher.group(1), parameterNames, types.length);
+			if (index >= 0 && (types[index].isArray() || Collection.class.isAssignableFrom(types[index]))) {
+				found.add("#{" + dynamic.expression().getExpressionString() + "}");
+			}
+		}
+		return found;
+	}
+
+	private static int parameterIndex(String name, @Nullable String @Nullable [] parameterNames, int count) {
+		if (parameterNames != null) {
+			for (int i = 0; i < parameterNames.length; i++) {
+				if (name.equals(parameterNames[i])) {
+					return i;
+				}
+			}
+		}
+		Matcher positional = POSITIONAL.matcher(name);
+		if (positional.matches()) {
+			int index = Integer.parseInt(positional.group(1));
+			return (index < count) ? index : -1;
+		}
+		return -1;
 	}
 
 	/**

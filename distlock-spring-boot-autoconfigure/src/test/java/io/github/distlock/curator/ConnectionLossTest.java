@@ -4,11 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.HeldLock;
@@ -27,32 +24,13 @@ import static org.awaitility.Awaitility.await;
  */
 class ConnectionLossTest {
 
-	private TestingServer server;
-
-	private ZooKeeperClients clients;
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-		this.clients = new ZooKeeperClients();
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.close();
-		this.server.close();
-	}
-
-	private CuratorLocks locks(ConnectionLossPolicy policy) {
-		CuratorFramework client = this.clients.start(this.server.getConnectString());
-		CuratorLocks locks = new CuratorLocks(client, Duration.ofSeconds(5), "test", policy);
-		return locks;
-	}
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	@Test
 	void holderWhoseSessionExpiresIsToldAndAnotherNodeTakesOver() throws Exception {
-		CuratorLocks holder = locks(ConnectionLossPolicy.SUSPENDED);
-		CuratorLocks other = locks(ConnectionLossPolicy.SUSPENDED);
+		CuratorLocks holder = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
+		CuratorLocks other = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
 		List<HeldLock> lost = new ArrayList<>();
 		holder.addLossListener(lost::add);
 		LockHandle handle = holder.mutex("orders/1").acquire(Duration.ofSeconds(5));
@@ -84,11 +62,11 @@ class ConnectionLossTest {
 
 	@Test
 	void suspendedConnectionCountsAsLostByDefaultEvenIfItReturns() throws Exception {
-		CuratorLocks holder = locks(ConnectionLossPolicy.SUSPENDED);
+		CuratorLocks holder = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
 		LockHandle handle = holder.mutex("suspended").acquire(Duration.ofSeconds(5));
-		this.server.stop();
+		this.zookeeper.server().stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> handle.state() == LockState.LOST);
-		this.server.restart();
+		this.zookeeper.server().restart();
 		await().atMost(Duration.ofSeconds(10)).until(() -> holder.client().getZookeeperClient().isConnected());
 		assertThat(handle.state()).isEqualTo(LockState.LOST);
 		handle.close();
@@ -96,12 +74,12 @@ class ConnectionLossTest {
 
 	@Test
 	void underTheLostPolicyASuspendedLockIsInDoubtAndHeldAgainWhenTheSessionSurvives() throws Exception {
-		CuratorLocks holder = locks(ConnectionLossPolicy.LOST);
+		CuratorLocks holder = this.zookeeper.newNode(ConnectionLossPolicy.LOST);
 		LockHandle handle = holder.mutex("in-doubt").acquire(Duration.ofSeconds(5));
-		this.server.stop();
+		this.zookeeper.server().stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> handle.state() == LockState.IN_DOUBT);
 		assertThat(handle.isHeld()).isFalse();
-		this.server.restart();
+		this.zookeeper.server().restart();
 		await().atMost(Duration.ofSeconds(10)).until(() -> handle.state() == LockState.HELD);
 		handle.close();
 		assertThat(handle.state()).isEqualTo(LockState.RELEASED);
@@ -109,17 +87,17 @@ class ConnectionLossTest {
 
 	@Test
 	void releaseWhileZooKeeperIsDownReturnsAtOnceAndTheNodeGoesWhenItIsBack() throws Exception {
-		CuratorLocks holder = locks(ConnectionLossPolicy.SUSPENDED);
-		CuratorLocks other = locks(ConnectionLossPolicy.SUSPENDED);
+		CuratorLocks holder = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
+		CuratorLocks other = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
 		LockHandle handle = holder.mutex("release-offline").acquire(Duration.ofSeconds(5));
-		this.server.stop();
+		this.zookeeper.server().stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !holder.client().getZookeeperClient().isConnected());
 		long start = System.nanoTime();
 		handle.close();
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(CuratorLock.RELEASE_BOUND.plusMillis(500));
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
 		assertThat(holder.cachedRecipes()).isZero();
-		this.server.restart();
+		this.zookeeper.server().restart();
 		// Curator's background delete removes the node once the connection is back.
 		await().atMost(Duration.ofSeconds(15))
 			.until(() -> other.client().getChildren().forPath("/mutex/release-offline").isEmpty());
@@ -133,7 +111,7 @@ class ConnectionLossTest {
 
 	@Test
 	void lockContextListsTheCurrentThreadsLocksOutermostFirst() {
-		CuratorLocks locks = locks(ConnectionLossPolicy.SUSPENDED);
+		CuratorLocks locks = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
 		assertThat(LockContext.current().isHeld()).isFalse();
 		try (LockHandle outer = locks.mutex("outer").acquire(Duration.ofSeconds(5));
 				LockHandle inner = locks.readWrite("inner").writeLock().acquire(Duration.ofSeconds(5))) {

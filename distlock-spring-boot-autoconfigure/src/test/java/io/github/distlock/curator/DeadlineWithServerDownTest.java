@@ -6,10 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockTimeoutException;
@@ -27,27 +25,14 @@ class DeadlineWithServerDownTest {
 	// The only bound here is the issue's: a 500 ms wait must fail in under 1.5 s.
 	private static final Duration BOUND = Duration.ofMillis(1500);
 
-	private TestingServer server;
-
-	private ZooKeeperClients clients;
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-		this.clients = new ZooKeeperClients();
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.close();
-		this.server.close();
-	}
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	@Test
 	void acquireRightAfterTheServerStoppedFailsWithinItsWaitTime() throws Exception {
-		CuratorLocks locks = this.clients.locks(this.server.getConnectString());
+		CuratorLocks locks = this.zookeeper.newNode();
 		locks.mutex("warm-up").acquire(Duration.ofSeconds(5)).close();
-		this.server.stop();
+		this.zookeeper.server().stop();
 		long start = System.nanoTime();
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> locks.mutex("down").acquire(Duration.ofMillis(500)))
@@ -59,22 +44,22 @@ class DeadlineWithServerDownTest {
 
 	@Test
 	void acquireWhileDisconnectedFailsWithinItsWaitTimeAndSaysZooKeeperIsNotConnected() throws Exception {
-		CuratorLocks locks = this.clients.locks(this.server.getConnectString());
+		CuratorLocks locks = this.zookeeper.newNode();
 		locks.mutex("warm-up").acquire(Duration.ofSeconds(5)).close();
-		this.server.stop();
+		this.zookeeper.server().stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !locks.client().getZookeeperClient().isConnected());
 		long start = System.nanoTime();
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> locks.mutex("down").acquire(Duration.ofMillis(500)))
 			.withMessageContaining("not connected")
-			.withMessageContaining(this.server.getConnectString());
+			.withMessageContaining(this.zookeeper.server().getConnectString());
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(450), BOUND);
 	}
 
 	@Test
 	void waiterWhoseServerStopsMidWaitFailsWithinItsWaitTime() throws Exception {
-		CuratorLocks holderNode = this.clients.locks(this.server.getConnectString());
-		CuratorLocks waiterNode = this.clients.locks(this.server.getConnectString());
+		CuratorLocks holderNode = this.zookeeper.newNode();
+		CuratorLocks waiterNode = this.zookeeper.newNode();
 		holderNode.mutex("mid-wait").acquire(Duration.ofSeconds(5));
 		CountDownLatch started = new CountDownLatch(1);
 		CompletableFuture<Long> waited = CompletableFuture.supplyAsync(() -> {
@@ -91,7 +76,7 @@ class DeadlineWithServerDownTest {
 		started.await();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> holderNode.client().getChildren().forPath("/mutex/mid-wait").size() == 2);
-		this.server.stop();
+		this.zookeeper.server().stop();
 		long elapsedMillis = waited.get(20, TimeUnit.SECONDS);
 		assertThat(elapsedMillis).isBetween(1400L, 1500L + 1000L);
 		// The holder's node dies with its session when the client closes.
@@ -103,7 +88,7 @@ class DeadlineWithServerDownTest {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			closedPort = socket.getLocalPort();
 		}
-		CuratorLocks locks = this.clients.locks("127.0.0.1:" + closedPort);
+		CuratorLocks locks = this.zookeeper.newNode("127.0.0.1:" + closedPort);
 		long start = System.nanoTime();
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> locks.mutex("nowhere").acquire(Duration.ofMillis(500)))
@@ -114,12 +99,12 @@ class DeadlineWithServerDownTest {
 
 	@Test
 	void lockingWorksAgainOnceTheServerIsBack() throws Exception {
-		CuratorLocks locks = this.clients.locks(this.server.getConnectString());
+		CuratorLocks locks = this.zookeeper.newNode();
 		locks.mutex("warm-up").acquire(Duration.ofSeconds(5)).close();
-		this.server.stop();
+		this.zookeeper.server().stop();
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> locks.mutex("again").acquire(Duration.ofMillis(300)));
-		this.server.restart();
+		this.zookeeper.server().restart();
 		try (LockHandle handle = locks.mutex("again").acquire(Duration.ofSeconds(10))) {
 			assertThat(handle.fencingToken()).isPositive();
 			assertThat(locks.client().getChildren().forPath("/mutex/again")).hasSize(1);

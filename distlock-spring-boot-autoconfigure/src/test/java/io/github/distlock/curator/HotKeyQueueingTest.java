@@ -11,12 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockHandle;
 
@@ -29,34 +25,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HotKeyQueueingTest {
 
-	private static TestingServer server;
-
-	private ZooKeeperClients clients;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void startClients() {
-		this.clients = new ZooKeeperClients();
-	}
-
-	@AfterEach
-	void stopClients() throws Exception {
-		this.clients.close();
-	}
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	@Test
 	void threadsOfOneClientNeverHaveMoreThanOneNodeInZooKeeper() throws Exception {
-		CuratorLocks busy = this.clients.locks(server.getConnectString());
-		CuratorLocks observer = this.clients.locks(server.getConnectString());
+		CuratorLocks busy = zookeeper.newNode();
+		CuratorLocks observer = zookeeper.newNode();
 		AtomicBoolean running = new AtomicBoolean(true);
 		AtomicInteger cycles = new AtomicInteger();
 		ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -94,8 +69,8 @@ class HotKeyQueueingTest {
 
 	@Test
 	void waiterOfAnotherClientIsServedAfterAtMostTwoHoldsOfASaturatedClient() throws Exception {
-		CuratorLocks saturated = this.clients.locks(server.getConnectString());
-		CuratorLocks other = this.clients.locks(server.getConnectString());
+		CuratorLocks saturated = zookeeper.newNode();
+		CuratorLocks other = zookeeper.newNode();
 		AtomicBoolean running = new AtomicBoolean(true);
 		AtomicLong holds = new AtomicLong();
 		ExecutorService pool = Executors.newFixedThreadPool(16);

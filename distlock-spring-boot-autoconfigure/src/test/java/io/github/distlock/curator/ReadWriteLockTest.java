@@ -5,12 +5,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockUpgradeException;
@@ -20,34 +17,17 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class ReadWriteLockTest {
 
-	private static TestingServer server;
-
-	private ZooKeeperClients clients;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	private CuratorLocks node1;
 
 	private CuratorLocks node2;
 
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
 	@BeforeEach
 	void startNodes() {
-		this.clients = new ZooKeeperClients();
-		this.node1 = this.clients.locks(server.getConnectString());
-		this.node2 = this.clients.locks(server.getConnectString());
-	}
-
-	@AfterEach
-	void stopNodes() throws Exception {
-		this.clients.close();
+		this.node1 = zookeeper.newNode();
+		this.node2 = zookeeper.newNode();
 	}
 
 	@Test

@@ -9,12 +9,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
@@ -25,35 +21,13 @@ import static org.awaitility.Awaitility.await;
 
 class SemaphoreTest {
 
-	private static TestingServer server;
-
-	private ZooKeeperClients clients;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void startClients() {
-		this.clients = new ZooKeeperClients();
-	}
-
-	@AfterEach
-	void stopClients() throws Exception {
-		this.clients.close();
-	}
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	@Test
 	void atMostPermitsHoldersAcrossThreeNodesAndTheMaximumIsReached() throws Exception {
 		int permits = 3;
-		List<CuratorLocks> nodes = List.of(this.clients.locks(server.getConnectString()),
-				this.clients.locks(server.getConnectString()), this.clients.locks(server.getConnectString()));
+		List<CuratorLocks> nodes = List.of(zookeeper.newNode(), zookeeper.newNode(), zookeeper.newNode());
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger maxInside = new AtomicInteger();
 		ExecutorService pool = Executors.newFixedThreadPool(12);
@@ -86,7 +60,7 @@ class SemaphoreTest {
 
 	@Test
 	void leaseIsReturnedWhenTheActionThrows() throws Exception {
-		CuratorLocks node = this.clients.locks(server.getConnectString());
+		CuratorLocks node = zookeeper.newNode();
 		for (int i = 0; i < 3; i++) {
 			try {
 				node.semaphore("failing", 1).execute(Duration.ofSeconds(5), () -> {
@@ -104,8 +78,8 @@ class SemaphoreTest {
 
 	@Test
 	void leaseIsFreedWhenItsHoldersSessionExpires() throws Exception {
-		CuratorLocks holder = this.clients.locks(server.getConnectString());
-		CuratorLocks other = this.clients.locks(server.getConnectString());
+		CuratorLocks holder = zookeeper.newNode();
+		CuratorLocks other = zookeeper.newNode();
 		holder.semaphore("expiring", 1).acquire(Duration.ofSeconds(5));
 		assertThat(other.semaphore("expiring", 1).tryAcquire(Duration.ZERO)).isEmpty();
 		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
@@ -118,8 +92,8 @@ class SemaphoreTest {
 
 	@Test
 	void nodesDeclaringDifferentPermitsForOnePathAreRefused() {
-		CuratorLocks first = this.clients.locks(server.getConnectString());
-		CuratorLocks second = this.clients.locks(server.getConnectString());
+		CuratorLocks first = zookeeper.newNode();
+		CuratorLocks second = zookeeper.newNode();
 		try (LockHandle held = first.semaphore("declared", 2).acquire(Duration.ofSeconds(5))) {
 			assertThatExceptionOfType(LockConfigurationException.class)
 				.isThrownBy(() -> second.semaphore("declared", 5).acquire(Duration.ofSeconds(5)))
@@ -135,7 +109,7 @@ class SemaphoreTest {
 
 	@Test
 	void permitsBelowOneAreRejected() {
-		CuratorLocks node = this.clients.locks(server.getConnectString());
+		CuratorLocks node = zookeeper.newNode();
 		assertThatExceptionOfType(LockConfigurationException.class).isThrownBy(() -> node.semaphore("zero", 0))
 			.withMessageContaining("at least 1 permit, but 0");
 		assertThatExceptionOfType(LockConfigurationException.class).isThrownBy(() -> node.semaphore("negative", -1))

@@ -29,7 +29,10 @@ final class ZooKeeperClients implements AutoCloseable {
 	}
 
 	CuratorLocks locks(String connectString) {
-		CuratorLocks locks = new CuratorLocks(start(connectString), java.time.Duration.ofSeconds(5), "test");
+		return register(new CuratorLocks(start(connectString), java.time.Duration.ofSeconds(5), "test"));
+	}
+
+	CuratorLocks register(CuratorLocks locks) {
 		this.closeables.add(0, locks);
 		return locks;
 	}

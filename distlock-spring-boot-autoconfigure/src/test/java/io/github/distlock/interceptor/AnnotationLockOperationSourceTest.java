@@ -23,6 +23,9 @@ import org.springframework.util.ReflectionUtils;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.OnTimeout;
+import io.github.distlock.annotation.ReadLock;
+import io.github.distlock.annotation.Semaphore;
+import io.github.distlock.annotation.WriteLock;
 import io.github.distlock.core.InvalidLockPathException;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockPath;
@@ -239,6 +242,57 @@ class AnnotationLockOperationSourceTest {
 		AnnotationLockOperationSource fresh = new AnnotationLockOperationSource();
 		fresh.setBeanFactory(beanFactory);
 		return fresh.getOperation(method(DynamicWait.class, "locked"), DynamicWait.class).waitTime();
+	}
+
+	@Test
+	void readWriteAndSemaphoreAnnotationsBecomeTheirOperations() {
+		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+		beanFactory.addEmbeddedValueResolver((value) -> value.replace("${exports.permits}", "4"));
+		this.source.setBeanFactory(beanFactory);
+		LockOperation read = operation(OtherKinds.class, "read", String.class);
+		assertThat(read).isEqualTo(new ReadWriteOperation(read.method(), read.description(), read.path(),
+				new WaitTime.Fixed(Duration.ofSeconds(1)), TimeoutPolicy.SKIP, false));
+		assertThat(read.description())
+			.isEqualTo("@ReadLock(\"docs/#{#id}\") on AnnotationLockOperationSourceTest.OtherKinds.read(String)");
+		LockOperation write = operation(OtherKinds.class, "write", List.class);
+		assertThat(write).isInstanceOfSatisfying(ReadWriteOperation.class,
+				(operation) -> assertThat(operation.write()).isTrue());
+		assertThat(write.supportsMultiLock()).isTrue();
+		assertThat(operation(OtherKinds.class, "fixed")).isInstanceOfSatisfying(SemaphoreOperation.class,
+				(operation) -> assertThat(operation.permits()).isEqualTo(3));
+		LockOperation placeholder = operation(OtherKinds.class, "placeholder");
+		assertThat(placeholder).isInstanceOfSatisfying(SemaphoreOperation.class,
+				(operation) -> assertThat(operation.permits()).isEqualTo(4));
+		assertThat(placeholder.supportsMultiLock()).isFalse();
+		assertThat(this.source.hasOperations(OnlySemaphore.class)).isTrue();
+	}
+
+	static class OtherKinds {
+
+		@ReadLock(value = "docs/#{#id}", waitTime = "1s", onTimeout = OnTimeout.SKIP)
+		public void read(String id) {
+		}
+
+		@WriteLock("docs/#{#ids}")
+		public void write(List<String> ids) {
+		}
+
+		@Semaphore(value = "exports", permits = 3)
+		public void fixed() {
+		}
+
+		@Semaphore(value = "exports", permitsString = " ${exports.permits} ")
+		public void placeholder() {
+		}
+
+	}
+
+	static class OnlySemaphore {
+
+		@Semaphore(value = "only", permits = 1)
+		public void run() {
+		}
+
 	}
 
 	private LockOperation operation(Class<?> type, String name, Class<?>... parameterTypes) {

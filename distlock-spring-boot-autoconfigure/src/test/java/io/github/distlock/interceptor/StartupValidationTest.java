@@ -1,5 +1,7 @@
 package io.github.distlock.interceptor;
 
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.test.TestingServer;
@@ -14,6 +16,9 @@ import java.util.stream.Stream;
 import org.springframework.core.NestedExceptionUtils;
 
 import io.github.distlock.annotation.DistributedLock;
+import io.github.distlock.annotation.ReadLock;
+import io.github.distlock.annotation.Semaphore;
+import io.github.distlock.annotation.WriteLock;
 import io.github.distlock.core.LockConfigurationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +53,27 @@ class StartupValidationTest {
 				Arguments.of(MissingFallback.class, "MissingFallback.run(long)", "fallback method 'nowhere' not found"),
 				Arguments.of(WrongFallback.class, "WrongFallback.run(long)",
 						"'wrongFallback' has the wrong parameters"),
-				Arguments.of(AsyncReturn.class, "AsyncReturn.run()", "asynchronous methods are not supported yet"));
+				Arguments.of(AsyncReturn.class, "AsyncReturn.run()", "asynchronous methods are not supported yet"),
+				Arguments.of(NoPermits.class, "NoPermits.run()",
+						"permits = 0 (none given), but a semaphore needs at least 1 permit"),
+				Arguments.of(NegativePermits.class, "NegativePermits.run()",
+						"permits = -2, but a semaphore needs at least 1 permit"),
+				Arguments.of(TextPermits.class, "TextPermits.run()", "permitsString 'many' is not a number of permits"),
+				Arguments.of(UnresolvablePermits.class, "UnresolvablePermits.run()",
+						"permitsString '${missing.permits}' could not be resolved"),
+				Arguments.of(ZeroPlaceholderPermits.class, "ZeroPlaceholderPermits.run()",
+						"permitsString '${zero.permits:0}' (resolved to '0') gives 0 permits"),
+				Arguments.of(BothPermits.class, "BothPermits.run()",
+						"both permits = 2 and permitsString = \"3\" are given"),
+				Arguments.of(SemaphoreOverCollection.class, "SemaphoreOverCollection.run(List)",
+						"part #{#keys} of path template 'pools/#{#keys}' gives a collection"),
+				Arguments.of(TwoCollections.class, "TwoCollections.run(List, Set)",
+						"parts #{#a} and #{#p1} of path template 'x/#{#a}/#{#p1}' both give collections"),
+				Arguments.of(ReadAndWrite.class, "ReadAndWrite.run()",
+						"carries 2 lock annotations (@ReadLock, @WriteLock)"),
+				Arguments.of(EmptyWritePath.class, "EmptyWritePath.run()",
+						"no lock path; give one such as @WriteLock("),
+				Arguments.of(ReadBadWait.class, "ReadBadWait.run()", "waitTime 'soon' is not a wait time"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -102,6 +127,95 @@ class StartupValidationTest {
 		}
 
 		void wrongFallback(int id) {
+		}
+
+	}
+
+	static class NoPermits {
+
+		@Semaphore("x")
+		public void run() {
+		}
+
+	}
+
+	static class NegativePermits {
+
+		@Semaphore(value = "x", permits = -2)
+		public void run() {
+		}
+
+	}
+
+	static class TextPermits {
+
+		@Semaphore(value = "x", permitsString = "many")
+		public void run() {
+		}
+
+	}
+
+	static class UnresolvablePermits {
+
+		@Semaphore(value = "x", permitsString = "${missing.permits}")
+		public void run() {
+		}
+
+	}
+
+	static class ZeroPlaceholderPermits {
+
+		@Semaphore(value = "x", permitsString = "${zero.permits:0}")
+		public void run() {
+		}
+
+	}
+
+	static class BothPermits {
+
+		@Semaphore(value = "x", permits = 2, permitsString = "3")
+		public void run() {
+		}
+
+	}
+
+	static class SemaphoreOverCollection {
+
+		@Semaphore(value = "pools/#{#keys}", permits = 2)
+		public void run(List<String> keys) {
+		}
+
+	}
+
+	static class TwoCollections {
+
+		@DistributedLock("x/#{#a}/#{#p1}")
+		public void run(List<String> a, Set<String> b) {
+		}
+
+	}
+
+	static class ReadAndWrite {
+
+		@ReadLock("x")
+		@WriteLock("x")
+		public void run() {
+		}
+
+	}
+
+	static class EmptyWritePath {
+
+		@WriteLock(waitTime = "1s")
+		public void run() {
+		}
+
+	}
+
+	static class ReadBadWait {
+
+		@ReadLock(value = "x", waitTime = "soon")
+		public void run() {
 		}
 
 	}
