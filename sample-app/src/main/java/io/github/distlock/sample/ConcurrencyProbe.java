@@ -8,8 +8,9 @@ import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
 /**
- * Counts how many writers of one SKU's stock run at the same time in this instance: at
- * most 1 while the locks work. Lets the tests (and you) see the lock from the outside.
+ * Counts how many writers of one SKU's stock (or builders of a report) run at the same
+ * time in this instance: at most 1 per SKU while the locks work, at most the permits for
+ * reports. Lets the tests (and you) see the locks from the outside.
  */
 @Component
 public class ConcurrencyProbe {

@@ -5,6 +5,7 @@ import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -25,11 +26,21 @@ class InventoryController {
 
 	private final RestockJob restock;
 
-	InventoryController(InventoryService inventory, OrderService orders, ConcurrencyProbe probe, RestockJob restock) {
+	private final CatalogService catalog;
+
+	private final ReportService reports;
+
+	private final StockCountService counts;
+
+	InventoryController(InventoryService inventory, OrderService orders, ConcurrencyProbe probe, RestockJob restock,
+			CatalogService catalog, ReportService reports, StockCountService counts) {
 		this.inventory = inventory;
 		this.orders = orders;
 		this.probe = probe;
 		this.restock = restock;
+		this.catalog = catalog;
+		this.reports = reports;
+		this.counts = counts;
 	}
 
 	@PostMapping("/inventory/{sku}/purchase")
@@ -42,9 +53,30 @@ class InventoryController {
 		return new Stock(sku, this.inventory.available(sku), this.probe.mostConcurrent(sku));
 	}
 
+	@PutMapping("/inventory/{sku}")
+	Stock count(@PathVariable String sku, @RequestParam int available) {
+		this.counts.recordCount(sku, available);
+		return stock(sku);
+	}
+
 	@PostMapping("/orders")
-	OrderService.Order order(@RequestBody OrderRequest request) {
-		return this.orders.place(request.lines());
+	OrderService.Order order(@RequestBody OrderRequest order) {
+		return this.orders.place(order);
+	}
+
+	@GetMapping("/catalog/{sku}")
+	CatalogService.Price price(@PathVariable String sku) {
+		return this.catalog.price(sku);
+	}
+
+	@PutMapping("/catalog/{sku}")
+	CatalogService.Price changePrice(@PathVariable String sku, @RequestParam long priceCents) {
+		return this.catalog.changePrice(sku, priceCents);
+	}
+
+	@GetMapping("/reports/sales")
+	ReportService.SalesReport salesReport() {
+		return this.reports.sales();
 	}
 
 	@GetMapping("/restock/runs")
@@ -61,14 +93,6 @@ class InventoryController {
 	 * once in this instance: 1 while the locks work
 	 */
 	record Stock(String sku, int available, int mostConcurrentPurchases) {
-	}
-
-	/**
-	 * Body of {@code POST /api/orders}.
-	 *
-	 * @param lines the order's lines
-	 */
-	record OrderRequest(List<OrderLine> lines) {
 	}
 
 }

@@ -3,33 +3,21 @@ package io.github.distlock.sample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
-import java.util.TreeMap;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.transaction.annotation.Transactional;
 
-import io.github.distlock.core.LockHandle;
-import io.github.distlock.core.Locks;
-import io.github.distlock.core.MultiLock;
-import io.github.distlock.core.MultiLockHandle;
+import io.github.distlock.annotation.DistributedLock;
 
 /**
- * Orders of several SKUs, all or nothing, with distlock's programmatic API: the locks of
- * all SKUs of an order are taken together ({@link Locks#multi}: in sorted order, so two
- * orders sharing SKUs never deadlock, within one wait time), then the stock of each SKU
- * is written with the fencing token of its own lock.
+ * Orders of several SKUs, all or nothing. The path template's part gives a collection,
+ * the order's SKUs, so {@code @DistributedLock} takes one lock per SKU, the same locks as
+ * single purchases: all of them within one wait time, always in sorted order (two orders
+ * sharing SKUs never deadlock), released in reverse order after the transaction
+ * committed.
  */
 @Service
 public class OrderService {
-
-	private static final Log logger = LogFactory.getLog(OrderService.class);
-
-	private final ObjectProvider<Locks> locks;
 
 	private final StockStore stock;
 
@@ -37,64 +25,37 @@ public class OrderService {
 
 	private final ConcurrencyProbe probe;
 
-	private final TransactionTemplate transaction;
-
 	private final ShopProperties properties;
 
-	public OrderService(ObjectProvider<Locks> locks, StockStore stock, OrderStore orders, ConcurrencyProbe probe,
-			TransactionTemplate transaction, ShopProperties properties) {
-		this.locks = locks;
+	public OrderService(StockStore stock, OrderStore orders, ConcurrencyProbe probe, ShopProperties properties) {
 		this.stock = stock;
 		this.orders = orders;
 		this.probe = probe;
-		this.transaction = transaction;
 		this.properties = properties;
 	}
 
 	/**
 	 * Place an order: every line is served or none.
-	 * @param lines the order's lines; lines of the same SKU are added up
-	 * @return the order
+	 * @param order the order
+	 * @return the placed order
 	 * @throws OutOfStockException if a SKU has fewer items left than ordered
 	 * @throws io.github.distlock.core.LockTimeoutException if the locks of all SKUs were
 	 * not acquired within {@code distlock.lock.wait-time}
 	 */
-	public Order place(List<OrderLine> lines) {
-		Map<String, Integer> quantities = new TreeMap<>();
-		lines.forEach((line) -> quantities.merge(line.sku(), line.quantity(), Integer::sum));
-		if (quantities.isEmpty()) {
-			throw new IllegalArgumentException("An order needs at least one line");
-		}
-		Locks locks = this.locks.getIfAvailable();
-		if (locks == null) {
-			logger.debug("distlock is switched off: placing the order without locks");
-			return this.transaction.execute((status) -> write(quantities, Map.of()));
-		}
-		MultiLock all = locks
-			.multi(quantities.keySet().stream().map((sku) -> locks.mutex(Fencing.inventory(sku))).toList());
-		try (MultiLockHandle held = all.acquire(locks.defaultWaitTime())) {
-			Map<String, Long> tokens = new TreeMap<>();
-			for (LockHandle handle : held.handles()) {
-				tokens.put(handle.path().value(), handle.fencingToken());
-			}
-			// The transaction runs inside the locks: it commits before they are released.
-			return this.transaction.execute((status) -> write(quantities, tokens));
-		}
-	}
-
-	private Order write(Map<String, Integer> quantities, Map<String, Long> tokens) {
+	@DistributedLock("inventory/#{#order.skus()}")
+	@Transactional
+	public Order place(OrderRequest order) {
 		List<OrderLine> lines = new ArrayList<>();
-		for (Map.Entry<String, Integer> entry : quantities.entrySet()) {
+		for (Map.Entry<String, Integer> entry : order.quantities().entrySet()) {
 			String sku = entry.getKey();
 			int quantity = entry.getValue();
 			this.probe.writing(sku, () -> {
 				int available = this.stock.available(sku);
 				if (available < quantity) {
+					// Rolls back the lines written so far.
 					throw new OutOfStockException(sku, quantity, available);
 				}
-				Long token = tokens.get(Fencing.inventory(sku).value());
-				this.stock.writeAvailable(sku, available - quantity,
-						(token != null) ? OptionalLong.of(token) : OptionalLong.empty());
+				this.stock.writeAvailable(sku, available - quantity, Fencing.tokenOf(Fencing.inventory(sku)));
 				return null;
 			});
 			lines.add(new OrderLine(sku, quantity));

@@ -19,12 +19,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param initialPriceCents price in cents of every SKU inserted at startup
  * @param thinkTime pause between reading the stock and writing it back: the window in
  * which two unlocked purchases race
+ * @param reportTime how long the sales report takes beyond its query (it stands for an
+ * expensive report)
  * @param restock the restock job
  */
 @ConfigurationProperties("shop")
 public record ShopProperties(@Nullable String instanceId, Map<String, Integer> initialStock,
 		@DefaultValue("1000") long initialPriceCents, @DefaultValue("2ms") Duration thinkTime,
-		@DefaultValue Restock restock) {
+		@DefaultValue("200ms") Duration reportTime, @DefaultValue Restock restock) {
 
 	public ShopProperties {
 		instanceId = (instanceId != null && !instanceId.isBlank()) ? instanceId

@@ -1,6 +1,7 @@
 package io.github.distlock.sample;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import org.springframework.dao.DuplicateKeyException;
@@ -62,11 +63,16 @@ public class StockStore {
 	 * @throws UnknownSkuException if there is no such SKU
 	 */
 	public long priceCents(String sku) {
-		return this.jdbc.sql("select price_cents from stock where sku = ?")
-			.param(sku)
-			.query(Long.class)
-			.optional()
-			.orElseThrow(() -> new UnknownSkuException(sku));
+		return priceCentsIfPresent(sku).orElseThrow(() -> new UnknownSkuException(sku));
+	}
+
+	/**
+	 * Read the price of a SKU, if it exists.
+	 * @param sku the stock keeping unit
+	 * @return the price in cents, empty for an unknown SKU
+	 */
+	public Optional<Long> priceCentsIfPresent(String sku) {
+		return this.jdbc.sql("select price_cents from stock where sku = ?").param(sku).query(Long.class).optional();
 	}
 
 	/**

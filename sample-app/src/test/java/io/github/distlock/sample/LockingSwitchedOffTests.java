@@ -31,13 +31,18 @@ class LockingSwitchedOffTests {
 	@Autowired
 	private OrderService orders;
 
+	@Autowired
+	private StockCountService counts;
+
 	@Test
 	void shopRunsWithoutLocks() {
 		assertThat(this.context.getBeanNamesForType(Locks.class)).isEmpty();
 		assertThat(this.context.getBeanNamesForType(CuratorFramework.class)).isEmpty();
 		assertThat(this.inventory.purchase("unlocked", 2).remaining()).isEqualTo(3);
-		assertThat(this.orders.place(List.of(new OrderLine("unlocked", 1))).lines()).hasSize(1);
+		assertThat(this.orders.place(new OrderRequest(List.of(new OrderLine("unlocked", 1)))).lines()).hasSize(1);
 		assertThat(this.inventory.available("unlocked")).isEqualTo(2);
+		assertThat(this.counts.recordCount("unlocked", 7)).isEqualTo(7);
+		assertThat(this.inventory.available("unlocked")).isEqualTo(7);
 	}
 
 }

@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "shop.initial-stock.race=20", "shop.initial-stock.red=12", "shop.initial-stock.green=12",
-				"shop.initial-stock.blue=12", "shop.initial-stock.fenced=5" })
+				"shop.initial-stock.blue=12", "shop.initial-stock.fenced=5", "shop.initial-stock.priced=1",
+				"shop.initial-stock.counted=1" })
 class SampleApplicationTests {
 
 	private static final int THREADS = 16;
@@ -60,6 +61,9 @@ class SampleApplicationTests {
 
 	@Autowired
 	private OrderStore orderStore;
+
+	@Autowired
+	private ConcurrencyProbe probe;
 
 	@Test
 	void purchaseReducesTheStock() throws Exception {
@@ -186,6 +190,52 @@ class SampleApplicationTests {
 				.withMessageContaining("rejected");
 		}
 		assertThat(this.stockStore.available("fenced")).isEqualTo(4);
+	}
+
+	@Test
+	void pricesAreReadUnderTheReadLockAndChangedUnderTheWriteLock() throws Exception {
+		assertThat(this.json.readTree(get("/api/catalog/priced").body()).get("priceCents").asLong()).isEqualTo(1000);
+		HttpResponse<String> change = send(HttpRequest.newBuilder(uri("/api/catalog/priced?priceCents=1250"))
+			.PUT(HttpRequest.BodyPublishers.noBody()));
+		assertThat(change.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(get("/api/catalog/priced").body()).get("priceCents").asLong()).isEqualTo(1250);
+		assertThat(get("/api/catalog/no-such-sku").statusCode()).isEqualTo(404);
+		// While this thread holds the read lock, another instance's writer would wait.
+		try (LockHandle reading = this.locks.readWrite(LockPath.of("catalog", "priced"))
+			.readLock()
+			.acquire(Duration.ofSeconds(5))) {
+			HttpResponse<String> blocked = send(HttpRequest.newBuilder(uri("/api/catalog/priced?priceCents=1"))
+				.PUT(HttpRequest.BodyPublishers.noBody()));
+			assertThat(blocked.statusCode()).as("price change while a reader holds the lock").isEqualTo(503);
+		}
+		assertThat(this.json.readTree(get("/api/catalog/priced").body()).get("priceCents").asLong()).isEqualTo(1250);
+	}
+
+	@Test
+	void atMostTwoReportsAreBuiltAtOnce() throws Exception {
+		ExecutorService executor = Executors.newFixedThreadPool(6);
+		try {
+			List<Future<HttpResponse<String>>> reports = new ArrayList<>();
+			for (int i = 0; i < 6; i++) {
+				reports.add(executor.submit(() -> get("/api/reports/sales")));
+			}
+			for (Future<HttpResponse<String>> report : reports) {
+				assertThat(report.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(this.probe.mostConcurrent("reports")).as("reports built at once").isBetween(1, 2);
+	}
+
+	@Test
+	void stockTakeReplacesTheStockUnderTheLock() throws Exception {
+		HttpResponse<String> count = send(HttpRequest.newBuilder(uri("/api/inventory/counted?available=42"))
+			.PUT(HttpRequest.BodyPublishers.noBody()));
+		assertThat(count.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(count.body()).get("available").asInt()).isEqualTo(42);
+		assertThat(this.stockStore.fence("counted")).as("fencing token of the stock-take").isPositive();
 	}
 
 	@Test
