@@ -2,8 +2,10 @@ package io.github.distlock.sample;
 
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -58,6 +60,10 @@ public class RestockJob {
 		long period = now.toEpochMilli() / this.properties.restock().period().toMillis();
 		if (ranIn(period)) {
 			return;
+		}
+		Duration workTime = this.properties.restock().workTime();
+		if (!workTime.isZero()) {
+			LockSupport.parkNanos(workTime.toNanos());
 		}
 		int refilled = 0;
 		for (String sku : this.stock.skusBelow(this.properties.restock().below())) {

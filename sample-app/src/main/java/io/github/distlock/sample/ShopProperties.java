@@ -43,9 +43,12 @@ public record ShopProperties(@Nullable String instanceId, Map<String, Integer> i
 	 * {@code epochMillis / period}, so it should match the cron expression
 	 * @param below SKUs with fewer items than this are refilled
 	 * @param upTo how many items a refilled SKU has afterwards
+	 * @param workTime how long a run takes beyond its SQL (it stands for calling the
+	 * supplier): the window in which an unlocked second instance would run the same
+	 * period
 	 */
 	public record Restock(@DefaultValue("0 * * * * *") String cron, @DefaultValue("1m") Duration period,
-			@DefaultValue("3") int below, @DefaultValue("10") int upTo) {
+			@DefaultValue("3") int below, @DefaultValue("10") int upTo, @DefaultValue("100ms") Duration workTime) {
 
 	}
 
