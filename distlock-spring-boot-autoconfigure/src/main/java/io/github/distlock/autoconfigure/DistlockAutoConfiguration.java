@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 import io.github.distlock.core.Locks;
 import io.github.distlock.curator.CuratorLocks;
@@ -69,8 +70,11 @@ public final class DistlockAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(Locks.class)
-	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties) {
-		return new CuratorLocks(curatorFramework, properties.getLock().getWaitTime());
+	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties,
+			Environment environment) {
+		return new CuratorLocks(curatorFramework, properties.getLock().getWaitTime(),
+				environment.getProperty("spring.application.name", "application"),
+				properties.getLock().getConnectionLossPolicy());
 	}
 
 	private static int toMillis(Duration duration) {

@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
+import io.github.distlock.core.ConnectionLossPolicy;
+
 /**
  * Configuration properties of distlock, under the {@code distlock} prefix.
  */
@@ -222,6 +224,12 @@ public class DistlockProperties {
 		 */
 		private int order = Ordered.LOWEST_PRECEDENCE - 1;
 
+		/**
+		 * When a held lock counts as lost: SUSPENDED (as soon as the connection is
+		 * suspended) or LOST (only when the session has expired).
+		 */
+		private ConnectionLossPolicy connectionLossPolicy = ConnectionLossPolicy.SUSPENDED;
+
 		public Duration getWaitTime() {
 			return this.waitTime;
 		}
@@ -236,6 +244,14 @@ public class DistlockProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		public ConnectionLossPolicy getConnectionLossPolicy() {
+			return this.connectionLossPolicy;
+		}
+
+		public void setConnectionLossPolicy(ConnectionLossPolicy connectionLossPolicy) {
+			this.connectionLossPolicy = connectionLossPolicy;
 		}
 
 	}

@@ -28,7 +28,7 @@ import io.github.distlock.interceptor.LockOperationSourceAdvisor;
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-@Import(DistlockProxyConfiguration.AutoProxyCreatorRegistrar.class)
+@Import({ DistlockProxyConfiguration.AutoProxyCreatorRegistrar.class, DistlockTransactionConfiguration.class })
 class DistlockProxyConfiguration {
 
 	@Bean

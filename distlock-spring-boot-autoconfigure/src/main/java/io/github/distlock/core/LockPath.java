@@ -183,6 +183,9 @@ public final class LockPath implements Comparable<LockPath> {
 	}
 
 	static String printable(String value) {
+		if (value == null) {
+			return "null";
+		}
 		StringBuilder out = new StringBuilder(Math.min(value.length(), 80));
 		for (int i = 0; i < value.length() && out.length() < 80; i++) {
 			char c = value.charAt(i);

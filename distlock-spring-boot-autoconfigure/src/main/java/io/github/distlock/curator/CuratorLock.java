@@ -167,6 +167,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline) {
 		R recipe = entry.recipe();
 		CuratorFramework client = this.locks.client();
+		long sessionLosses = this.locks.sessionLosses();
 		awaitConnection(client, waitTime, deadline);
 		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(start, deadline) : null;
 		Object acquisition;
@@ -201,10 +202,11 @@ abstract class CuratorLock<R> implements ClusterLock {
 		}
 		catch (Exception ex) {
 			releaseBounded(recipe, acquisition, Thread.currentThread());
-			throw new LockAcquisitionException("Reading the fencing token of lock '" + this.path + "' failed", ex);
+			throw new LockAcquisitionException(
+					"Reading the fencing token of lock '" + this.path + "' failed: " + ex.getMessage(), ex);
 		}
 		onHeld(recipe, hold);
-		this.locks.register(hold);
+		this.locks.register(hold, sessionLosses);
 		return new Handle(recipe, entry, acquisition, hold);
 	}
 

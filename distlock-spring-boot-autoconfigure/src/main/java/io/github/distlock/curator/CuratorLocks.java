@@ -48,6 +48,9 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
 
+	/** Number of session losses seen, to catch acquisitions that spanned one. */
+	private final java.util.concurrent.atomic.AtomicLong sessionLosses = new java.util.concurrent.atomic.AtomicLong();
+
 	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
 
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
@@ -103,11 +106,14 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 					notifyLost(hold);
 				}
 			});
-			case LOST -> this.holds.forEach((hold) -> {
-				if (hold.lost()) {
-					notifyLost(hold);
-				}
-			});
+			case LOST -> {
+				this.sessionLosses.incrementAndGet();
+				this.holds.forEach((hold) -> {
+					if (hold.lost()) {
+						notifyLost(hold);
+					}
+				});
+			}
 			case RECONNECTED -> this.holds.forEach(Hold::reconnected);
 			default -> {
 			}
@@ -135,8 +141,25 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.lossListeners.add(listener);
 	}
 
-	void register(Hold hold) {
+	/** Number of session losses seen so far; see {@link #register(Hold, long)}. */
+	long sessionLosses() {
+		return this.sessionLosses.get();
+	}
+
+	/**
+	 * Track a new hold.
+	 * @param hold the hold
+	 * @param sessionLossesBefore {@link #sessionLosses()} read before the acquisition
+	 * began: if the session was lost since, the lock node may belong to the dead session
+	 * (Curator can grant it through the new one until ZooKeeper deletes it), so the hold
+	 * counts as lost
+	 */
+	void register(Hold hold, long sessionLossesBefore) {
 		this.holds.add(hold);
+		if (this.sessionLosses.get() != sessionLossesBefore && hold.lost()) {
+			notifyLost(hold);
+			return;
+		}
 		// The connection may have dropped between the acquisition and now.
 		if (!this.client.getZookeeperClient().isConnected()) {
 			hold.suspended(this.connectionLossPolicy == ConnectionLossPolicy.SUSPENDED);

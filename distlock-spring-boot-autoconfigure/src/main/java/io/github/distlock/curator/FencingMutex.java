@@ -50,18 +50,28 @@ final class FencingMutex extends InterProcessMutex {
 		}
 		Created created = TokenRecordingDriver.lastCreated.get();
 		TokenRecordingDriver.lastCreated.remove();
-		if (created != null && created.path().equals(lockPath) && created.czxid() != 0) {
-			return created.czxid();
+		if (created == null || !created.path().equals(lockPath) || created.czxid() == 0) {
+			// Created through Curator's protected-mode recovery: the stat was not filled
+			// in.
+			Stat stat = this.client.checkExists().forPath(lockPath);
+			if (stat == null) {
+				throw new IllegalStateException("Lock node " + lockPath + " vanished right after it was acquired");
+			}
+			created = new Created(lockPath, stat.getCzxid(), stat.getEphemeralOwner());
 		}
-		// Created through Curator's protected-mode recovery: the stat was not filled in.
-		Stat stat = this.client.checkExists().forPath(lockPath);
-		if (stat == null) {
-			throw new IllegalStateException("Lock node " + lockPath + " vanished right after it was acquired");
+		// A thread that waited while its session expired can be "granted" the lock by
+		// Curator, through the new session, on the node of the dead session, which
+		// ZooKeeper deletes once it expires the session: another holder follows then.
+		long session = this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		if (created.owner() != session) {
+			throw new IllegalStateException(
+					"Lock node " + lockPath + " belongs to session 0x" + Long.toHexString(created.owner())
+							+ ", which expired while waiting (the session is now 0x" + Long.toHexString(session) + ")");
 		}
-		return stat.getCzxid();
+		return created.czxid();
 	}
 
-	private record Created(String path, long czxid) {
+	private record Created(String path, long czxid, long owner) {
 	}
 
 	private static final class TokenRecordingDriver extends StandardLockInternalsDriver {
@@ -81,7 +91,7 @@ final class FencingMutex extends InterProcessMutex {
 				.withProtection()
 				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 				.forPath(path, lockNodeBytes);
-			lastCreated.set(new Created(ourPath, stat.getCzxid()));
+			lastCreated.set(new Created(ourPath, stat.getCzxid(), stat.getEphemeralOwner()));
 			return ourPath;
 		}
 

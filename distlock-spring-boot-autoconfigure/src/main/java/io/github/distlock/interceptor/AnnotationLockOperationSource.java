@@ -242,6 +242,13 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 							+ ", so no proxy can intercept it and the lock would never be taken; "
 							+ "make it a public (or protected) instance method called through the bean");
 		}
+		if (Modifier.isFinal(method.getModifiers())) {
+			// A CGLIB proxy (Spring Boot's default) cannot override a final method: calls
+			// would run the method without the lock, silently.
+			throw new LockConfigurationException(description + ": the method is final, so a class-based (CGLIB) "
+					+ "proxy cannot override it and the lock would silently not be taken; remove 'final' from "
+					+ "the method");
+		}
 		Class<?> returnType = method.getReturnType();
 		if (CompletionStage.class.isAssignableFrom(returnType) || Future.class.isAssignableFrom(returnType)
 				|| Flow.Publisher.class.isAssignableFrom(returnType)

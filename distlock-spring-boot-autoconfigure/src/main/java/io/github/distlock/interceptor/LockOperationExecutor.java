@@ -20,12 +20,15 @@ import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReentryException;
 import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.LockUpgradeException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.MultiLockHandle;
 
 /**
  * Runs one locked call: resolves the path and the wait time, acquires the lock through
@@ -93,6 +96,11 @@ final class LockOperationExecutor {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
+			LockLostException lost = lossOf(operation, handlesOf(handle));
+			// A transaction rolled back for the loss already says so.
+			if (lost != null && !(ex instanceof LockLostException)) {
+				ex.addSuppressed(lost);
+			}
 			try {
 				handle.close();
 			}
@@ -101,14 +109,53 @@ final class LockOperationExecutor {
 			}
 			throw ex;
 		}
+		LockLostException lost = lossOf(operation, handlesOf(handle));
 		try {
 			handle.close();
 		}
 		catch (LockReleaseException ex) {
+			if (lost != null) {
+				lost.addSuppressed(ex);
+				throw lost;
+			}
 			throw new LockReleaseException(operation.description() + ": the method returned, but releasing " + shown
 					+ " failed: " + ex.getMessage(), ex);
 		}
+		if (lost != null) {
+			throw lost;
+		}
 		return result;
+	}
+
+	private static List<LockHandle> handlesOf(AutoCloseable handle) {
+		return (handle instanceof MultiLockHandle multi) ? multi.handles() : List.of((LockHandle) handle);
+	}
+
+	/**
+	 * Check, after the method ran and before its locks are released, that every lock was
+	 * held throughout: a lock that is not {@link LockState#HELD} now was lost (or is in
+	 * doubt) while the method ran, so another holder may have run at the same time and
+	 * the method's result must not reach the caller as if it had been protected.
+	 * @param operation the operation, for the message
+	 * @param handles the handles of the call
+	 * @return the exception to report, or {@code null} if every lock is still held
+	 */
+	static @Nullable LockLostException lossOf(LockOperation operation, List<? extends LockHandle> handles) {
+		List<String> notHeld = new ArrayList<>();
+		for (LockHandle handle : handles) {
+			LockState state = handle.state();
+			if (state != LockState.HELD) {
+				notHeld.add("'" + handle.path() + "' is " + state);
+			}
+		}
+		if (notHeld.isEmpty()) {
+			return null;
+		}
+		return new LockLostException(operation.description() + ": lock " + String.join(", ", notHeld)
+				+ " (path template '" + operation.path().template() + "') after the method ran; "
+				+ "another holder may have run at the same time, so the method's result is discarded. "
+				+ "Make the work idempotent or fenced (LockContext.current().fencingToken()), "
+				+ "and retry the call if it must happen");
 	}
 
 	/**

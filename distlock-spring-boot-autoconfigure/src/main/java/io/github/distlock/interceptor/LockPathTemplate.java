@@ -37,6 +37,8 @@ import io.github.distlock.core.LockPath;
  */
 public final class LockPathTemplate {
 
+	private static final Pattern VARIABLE = Pattern.compile("\\s*#([A-Za-z_$][\\w$]*)");
+
 	private static final Pattern PARAMETER_REFERENCE = Pattern.compile("#([A-Za-z_$][A-Za-z0-9_$]*)");
 
 	private static final Pattern POSITIONAL = Pattern.compile("[ap]([0-9]{1,4})");
@@ -220,7 +222,7 @@ public final class LockPathTemplate {
 		}
 		catch (EvaluationException ex) {
 			throw new LockConfigurationException(description + ": part " + name + " of path template '" + this.template
-					+ "' could not be evaluated: " + ex.getMessage(), ex);
+					+ "' could not be evaluated: " + ex.getMessage() + parameterHint(part), ex);
 		}
 		List<?> values;
 		if (value instanceof Collection<?> collection) {
@@ -233,6 +235,11 @@ public final class LockPathTemplate {
 			values = null;
 		}
 		if (values == null) {
+			if (value == null) {
+				throw new InvalidLockPathException(description + ": part " + name + " of path template '"
+						+ this.template + "' gave a value that cannot be a path segment: the value is null"
+						+ parameterHint(part));
+			}
 			return new Segments(List.of(segment(value, name, description)), false);
 		}
 		if (values.isEmpty()) {
@@ -257,6 +264,20 @@ public final class LockPathTemplate {
 			throw new InvalidLockPathException(description + ": part " + name + " of path template '" + this.template
 					+ "' gave a value that cannot be a path segment: " + ex.getMessage());
 		}
+	}
+
+	/**
+	 * Hint for a part that starts with a variable other than {@code #p0}/{@code #a0}: a
+	 * parameter name the evaluation context does not know resolves to {@code null}.
+	 */
+	private static String parameterHint(Dynamic part) {
+		Matcher variable = VARIABLE.matcher(part.expression().getExpressionString());
+		if (!variable.lookingAt() || variable.group(1).matches("[pa]\\d+|root|this")) {
+			return "";
+		}
+		return "; if #" + variable.group(1) + " is a parameter of the method, check its spelling and that the class "
+				+ "is compiled with '-parameters' (Spring Boot's build plugins do this), or refer to it by position "
+				+ "(#p0 for the first parameter)";
 	}
 
 	@Override

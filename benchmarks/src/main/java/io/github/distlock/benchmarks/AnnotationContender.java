@@ -1,0 +1,59 @@
+package io.github.distlock.benchmarks;
+
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+import io.github.distlock.curator.CuratorLocks;
+
+/**
+ * distlock's {@code @DistributedLock} on a Spring bean ({@link AnnotatedLocks}) proxied
+ * by distlock's proxy configuration, the path resolved from a {@code #{#p0}} template on
+ * every call.
+ */
+final class AnnotationContender implements MutexContender {
+
+	static final String NAME = "distlock-annotation";
+
+	private final AnnotationConfigApplicationContext context;
+
+	private final AnnotatedLocks locks;
+
+	AnnotationContender() {
+		CuratorLocks curatorLocks = new CuratorLocks(BenchmarkClients.start(), WAIT, "benchmarks");
+		this.context = new AnnotationConfigApplicationContext();
+		this.context.registerBean(CuratorLocks.class, () -> curatorLocks);
+		this.context.register(ProxyInfrastructure.class, AnnotatedLocks.class);
+		this.context.refresh();
+		this.locks = this.context.getBean(AnnotatedLocks.class);
+	}
+
+	@Override
+	public void cycle(String key) {
+		this.locks.cycle(key);
+	}
+
+	@Override
+	public boolean tryOnce(String key) {
+		return this.locks.tryOnce(key);
+	}
+
+	@Override
+	public void hold(String key) {
+		this.context.getBean(CuratorLocks.class).mutex(key).acquire(WAIT);
+	}
+
+	@Override
+	public void close() {
+		CuratorLocks curatorLocks = this.context.getBean(CuratorLocks.class);
+		this.context.close();
+		curatorLocks.client().close();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@Import(ProxyConfigurationImport.class)
+	static class ProxyInfrastructure {
+
+	}
+
+}

@@ -1,0 +1,48 @@
+package io.github.distlock.benchmarks;
+
+import java.util.Optional;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.curator.CuratorLocks;
+
+/**
+ * distlock's programmatic API, {@link CuratorLocks}, used as documented: a
+ * {@code ClusterLock} looked up by path for each acquisition, released by closing its
+ * handle.
+ */
+final class DistlockContender implements MutexContender {
+
+	static final String NAME = "distlock";
+
+	private final CuratorLocks locks = new CuratorLocks(BenchmarkClients.start(), WAIT, "benchmarks");
+
+	CuratorLocks locks() {
+		return this.locks;
+	}
+
+	@Override
+	public void cycle(String key) {
+		try (LockHandle handle = this.locks.mutex(key).acquire(WAIT)) {
+			// nothing to do under the lock
+		}
+	}
+
+	@Override
+	public boolean tryOnce(String key) {
+		Optional<LockHandle> handle = this.locks.mutex(key).tryAcquire(java.time.Duration.ZERO);
+		handle.ifPresent(LockHandle::close);
+		return handle.isPresent();
+	}
+
+	@Override
+	public void hold(String key) {
+		this.locks.mutex(key).acquire(WAIT);
+	}
+
+	@Override
+	public void close() {
+		this.locks.close();
+		this.locks.client().close();
+	}
+
+}
