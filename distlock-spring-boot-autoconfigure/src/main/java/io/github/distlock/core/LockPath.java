@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A validated lock path relative to the lock root, such as {@code orders/42}. Segments
  * are separated by {@code /}; none is empty, {@code .} or {@code ..}, and each holds only
@@ -14,6 +16,13 @@ import java.util.List;
  * {@link #child(String)} or {@link #escapeSegment(String)}: it then becomes exactly one
  * segment, whatever it contains, and two different values always give two different
  * segments.
+ * <p>
+ * Every path also knows its {@linkplain #template() template}: the shape it was built
+ * from, with the values left out, such as {@code orders/{}} for
+ * {@code LockPath.of("orders", id)}. Metrics and traces name a lock by its template, so
+ * that the number of distinct names stays bounded. A literal path is its own template:
+ * keep literal paths bounded, and build paths from keys with
+ * {@link #of(String, String...)} or {@link #child(String)}.
  */
 public final class LockPath implements Comparable<LockPath> {
 
@@ -27,8 +36,23 @@ public final class LockPath implements Comparable<LockPath> {
 
 	private final String value;
 
+	// Literal prefix of the template, and how many escaped children follow it: the
+	// template string is built only when asked for.
+	private final String literal;
+
+	private final int children;
+
+	private @Nullable String template;
+
 	private LockPath(String value) {
+		this(value, value, 0, value);
+	}
+
+	private LockPath(String value, String literal, int children, @Nullable String template) {
 		this.value = value;
+		this.literal = literal;
+		this.children = children;
+		this.template = template;
 	}
 
 	/**
@@ -73,7 +97,39 @@ public final class LockPath implements Comparable<LockPath> {
 			throw new InvalidLockPathException("Lock path '" + joined.substring(0, 64) + "...' is " + joined.length()
 					+ " characters long; at most " + MAX_PATH_LENGTH + " are allowed");
 		}
-		return new LockPath(joined);
+		return new LockPath(joined, this.literal, this.children + 1, null);
+	}
+
+	/**
+	 * Return the same path, named by the given template in metrics and traces (the lock
+	 * annotations pass their path template, such as {@code orders/#{#id}}). The template
+	 * takes no part in equality.
+	 * @param template a template with as few distinct values as the code has call sites
+	 * @return the path with that template
+	 */
+	public LockPath withTemplate(String template) {
+		return new LockPath(this.value, this.literal, this.children, template);
+	}
+
+	/**
+	 * The shape this path was built from, naming it in metrics and traces: the template
+	 * given to {@link #withTemplate(String)}, or else the literal part followed by
+	 * {@code /{}} for each value added with {@link #child(String)} (so
+	 * {@code LockPath.of("orders", id)} gives {@code orders/{}}), or else, for a literal
+	 * path, the path itself.
+	 * @return the template
+	 */
+	public String template() {
+		String result = this.template;
+		if (result == null) {
+			StringBuilder builder = new StringBuilder(this.literal.length() + 3 * this.children).append(this.literal);
+			for (int i = 0; i < this.children; i++) {
+				builder.append("/{}");
+			}
+			result = builder.toString();
+			this.template = result;
+		}
+		return result;
 	}
 
 	/**

@@ -124,6 +124,15 @@ public interface Locks {
 	List<HeldLock> heldLocks();
 
 	/**
+	 * Return the acquisitions of this application that wait for their lock now, through
+	 * this object.
+	 * @return a snapshot, empty if the implementation does not track waiters
+	 */
+	default List<WaitingLock> waitingLocks() {
+		return List.of();
+	}
+
+	/**
 	 * Wait time used when a caller does not give one ({@code distlock.lock.wait-time}).
 	 * @return the default wait time; negative means wait forever
 	 */

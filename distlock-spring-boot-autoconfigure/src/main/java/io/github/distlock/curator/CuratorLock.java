@@ -124,6 +124,30 @@ abstract class CuratorLock<R> implements ClusterLock {
 		if (reentered != null) {
 			return new Handle(recipe, entry, REENTERED, reentered);
 		}
+		Acquisition acquisition = this.locks.startAcquisition(this.kind, this.path);
+		LockHandle handle;
+		try {
+			handle = contend(entry, waitTime, start, deadline, acquisition);
+		}
+		catch (LockTimeoutException ex) {
+			this.locks.stopWaiting(acquisition);
+			acquisition.timedOut();
+			throw ex;
+		}
+		catch (RuntimeException | Error ex) {
+			this.locks.stopWaiting(acquisition);
+			acquisition.failed(ex);
+			throw ex;
+		}
+		if (handle == null) {
+			this.locks.stopWaiting(acquisition);
+			acquisition.timedOut();
+		}
+		return handle;
+	}
+
+	private LockHandle contend(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline,
+			Acquisition acquisition) {
 		if (this.locks.client().getState() != CuratorFrameworkState.STARTED) {
 			throw new LockAcquisitionException("Cannot acquire lock '" + this.path + "': the CuratorFramework is "
 					+ this.locks.client().getState(), null);
@@ -133,7 +157,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 			return null;
 		}
 		try {
-			LockHandle handle = acquireInZooKeeper(entry, waitTime, start, deadline);
+			LockHandle handle = acquireInZooKeeper(entry, waitTime, start, deadline, acquisition);
 			if (handle != null) {
 				return handle;
 			}
@@ -164,16 +188,15 @@ abstract class CuratorLock<R> implements ClusterLock {
 		}
 	}
 
-	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline) {
+	private LockHandle acquireInZooKeeper(RecipeCache.Entry<R> entry, Duration waitTime, long start, long deadline,
+			Acquisition acquisition) {
 		R recipe = entry.recipe();
 		CuratorFramework client = this.locks.client();
-		long sessionLosses = this.locks.sessionLosses();
 		awaitConnection(client, waitTime, deadline);
 		DeadlineWatchdog.Watch watch = (deadline != Long.MAX_VALUE) ? this.locks.watchdog().arm(start, deadline) : null;
-		Object acquisition;
+		Object acquired;
 		try {
-			acquisition = attempt(recipe,
-					(deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
+			acquired = attempt(recipe, (deadline != Long.MAX_VALUE) ? Math.max(deadline - System.nanoTime(), 0) : -1);
 		}
 		catch (Exception ex) {
 			boolean fired = (watch != null) && watch.disarm();
@@ -196,21 +219,40 @@ abstract class CuratorLock<R> implements ClusterLock {
 		if (watch != null) {
 			watch.disarm();
 		}
-		if (acquisition == null) {
+		if (acquired == null) {
 			return null;
 		}
 		Hold hold;
 		try {
-			hold = new Hold(this.kind, this.path, fencingToken(recipe, acquisition));
+			LockNode node = lockNode(recipe, acquired);
+			long instance = this.locks.clientInstanceOwning(node.session());
+			if (instance < 0) {
+				// The thread waited while its session expired: Curator, through the new
+				// session,
+				// can grant the lock on the node of the dead one, which ZooKeeper deletes
+				// as
+				// soon as it expires that session, letting the next waiter in.
+				releaseBounded(recipe, acquired, Thread.currentThread());
+				throw new LockAcquisitionException("Lock '" + this.path
+						+ "' was granted on a node of ZooKeeper session 0x" + Long.toHexString(node.session())
+						+ ", which expired while waiting; it is not held. Try again", null);
+			}
+			hold = new Hold(this.kind, this.path, node.czxid(), instance, acquisition);
+		}
+		catch (LockAcquisitionException ex) {
+			throw ex;
 		}
 		catch (Exception ex) {
-			releaseBounded(recipe, acquisition, Thread.currentThread());
+			releaseBounded(recipe, acquired, Thread.currentThread());
 			throw new LockAcquisitionException(
 					"Reading the fencing token of lock '" + this.path + "' failed: " + ex.getMessage(), ex);
 		}
 		onHeld(recipe, hold);
-		this.locks.register(hold, sessionLosses);
-		return new Handle(recipe, entry, acquisition, hold);
+		// Told before the hold is registered, so that a loss is never reported first.
+		this.locks.stopWaiting(acquisition);
+		acquisition.acquired(hold.token());
+		this.locks.register(hold);
+		return new Handle(recipe, entry, acquired, hold);
 	}
 
 	private void awaitConnection(CuratorFramework client, Duration waitTime, long deadline) {
@@ -370,8 +412,8 @@ abstract class CuratorLock<R> implements ClusterLock {
 	 */
 	abstract Object attempt(R recipe, long timeoutNanos) throws Exception;
 
-	/** Read the fencing token of the acquisition the current thread just made. */
-	abstract long fencingToken(R recipe, Object acquisition) throws Exception;
+	/** Read the node of the acquisition the current thread just made. */
+	abstract LockNode lockNode(R recipe, Object acquisition) throws Exception;
 
 	/** Remember a new hold of the current thread, for re-entry. */
 	void onHeld(R recipe, Hold hold) {
@@ -439,7 +481,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 		@Override
 		public LockState state() {
-			return this.closed ? LockState.RELEASED : this.hold.state();
+			return this.closed ? LockState.RELEASED : CuratorLock.this.locks.stateOf(this.hold);
 		}
 
 		@Override
@@ -463,6 +505,7 @@ abstract class CuratorLock<R> implements ClusterLock {
 				}
 				if (this.hold.removeHandle()) {
 					CuratorLock.this.locks.unregister(this.hold);
+					this.hold.acquisition().released();
 				}
 				if (this.owner == Thread.currentThread()) {
 					LockContext.exit(this);

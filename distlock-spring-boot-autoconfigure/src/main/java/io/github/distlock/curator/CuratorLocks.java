@@ -1,6 +1,7 @@
 package io.github.distlock.curator;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,10 +18,12 @@ import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.ClusterReadWriteLock;
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockEventListener;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.WaitingLock;
 
 /**
  * {@link Locks} backed by Apache Curator's lock recipes on one {@link CuratorFramework}
@@ -48,10 +51,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
 
-	/** Number of session losses seen, to catch acquisitions that spanned one. */
-	private final java.util.concurrent.atomic.AtomicLong sessionLosses = new java.util.concurrent.atomic.AtomicLong();
-
 	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
+
+	private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
+
+	private volatile LockEventListener[] eventListeners = {};
 
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
 
@@ -106,21 +110,71 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 					notifyLost(hold);
 				}
 			});
-			case LOST -> {
-				this.sessionLosses.incrementAndGet();
-				this.holds.forEach((hold) -> {
-					if (hold.lost()) {
-						notifyLost(hold);
-					}
-				});
-			}
-			case RECONNECTED -> this.holds.forEach(Hold::reconnected);
+			case LOST -> this.holds.forEach(this::lose);
+			case RECONNECTED -> this.holds.forEach((hold) -> {
+				// Curator reports no second LOST while it is still in the lost state, so
+				// a
+				// session that expired again meanwhile shows only here.
+				if (!isCurrent(hold)) {
+					lose(hold);
+				}
+				else {
+					hold.reconnected();
+				}
+			});
 			default -> {
 			}
 		}
 	}
 
+	/**
+	 * Stop listening to connection-state events, so that a test can show that a hold
+	 * whose session ended is reported lost even when no event says so (as when Curator
+	 * drops a second LOST while it is still in the lost state).
+	 */
+	void ignoreConnectionStateEvents() {
+		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
+	}
+
+	private void lose(Hold hold) {
+		if (hold.lost()) {
+			notifyLost(hold);
+		}
+	}
+
+	/**
+	 * Return what the holder should know about a hold now: its state, or lost if Curator
+	 * has replaced the ZooKeeper handle (and so the session) that owns the lock node,
+	 * which it does when the session expires, whether or not a connection-state event
+	 * said so yet.
+	 */
+	LockState stateOf(Hold hold) {
+		LockState state = hold.state();
+		if (state == LockState.HELD && !isCurrent(hold)) {
+			lose(hold);
+			return LockState.LOST;
+		}
+		return state;
+	}
+
+	private boolean isCurrent(Hold hold) {
+		return hold.clientInstance() == this.client.getZookeeperClient().getInstanceIndex();
+	}
+
+	/**
+	 * Return Curator's instance index of the ZooKeeper handle that owns the given
+	 * session, or -1 if the current handle has another session (the given one has
+	 * expired).
+	 */
+	long clientInstanceOwning(long session) throws Exception {
+		long before = this.client.getZookeeperClient().getInstanceIndex();
+		long current = this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		long after = this.client.getZookeeperClient().getInstanceIndex();
+		return (current == session && before == after) ? after : -1;
+	}
+
 	private void notifyLost(Hold hold) {
+		hold.acquisition().lost();
 		HeldLock lost = hold.snapshot();
 		logger.warn("Lost {} '{}' held by thread '{}' since {}", lost.kind(), lost.path(), lost.thread(), lost.since());
 		for (Consumer<HeldLock> listener : this.lossListeners) {
@@ -141,28 +195,57 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.lossListeners.add(listener);
 	}
 
-	/** Number of session losses seen so far; see {@link #register(Hold, long)}. */
-	long sessionLosses() {
-		return this.sessionLosses.get();
+	/**
+	 * Add a listener told of every acquisition that contends for its lock, its outcome
+	 * and, once held, its release or loss (for metrics and tracing).
+	 * @param listener the listener; called on the acquiring and releasing threads and on
+	 * Curator's event thread, so it must be quick
+	 */
+	public synchronized void addEventListener(LockEventListener listener) {
+		LockEventListener[] current = this.eventListeners;
+		LockEventListener[] added = Arrays.copyOf(current, current.length + 1);
+		added[current.length] = listener;
+		this.eventListeners = added;
 	}
 
-	/**
-	 * Track a new hold.
-	 * @param hold the hold
-	 * @param sessionLossesBefore {@link #sessionLosses()} read before the acquisition
-	 * began: if the session was lost since, the lock node may belong to the dead session
-	 * (Curator can grant it through the new one until ZooKeeper deletes it), so the hold
-	 * counts as lost
-	 */
-	void register(Hold hold, long sessionLossesBefore) {
-		this.holds.add(hold);
-		if (this.sessionLosses.get() != sessionLossesBefore && hold.lost()) {
-			notifyLost(hold);
-			return;
+	/** Start an acquisition that contends for its lock: it waits until it ends. */
+	Acquisition startAcquisition(LockKind kind, LockPath path) {
+		LockEventListener[] listeners = this.eventListeners;
+		LockEventListener.Attempt events;
+		if (listeners.length == 0) {
+			events = LockEventListener.Attempt.NONE;
 		}
-		// The connection may have dropped between the acquisition and now.
-		if (!this.client.getZookeeperClient().isConnected()) {
+		else if (listeners.length == 1) {
+			events = listeners[0].acquiring(kind, path);
+		}
+		else {
+			LockEventListener.Attempt[] attempts = new LockEventListener.Attempt[listeners.length];
+			for (int i = 0; i < listeners.length; i++) {
+				attempts[i] = listeners[i].acquiring(kind, path);
+			}
+			events = new CompositeAttempt(attempts);
+		}
+		Acquisition acquisition = new Acquisition(kind, path, events);
+		this.waiting.add(acquisition);
+		return acquisition;
+	}
+
+	/** The acquisition does not wait any more (it took the lock, or gave up). */
+	void stopWaiting(Acquisition acquisition) {
+		this.waiting.remove(acquisition);
+	}
+
+	void register(Hold hold) {
+		this.holds.add(hold);
+		// The session may have expired, or the connection dropped, since the acquisition.
+		if (!isCurrent(hold)) {
+			lose(hold);
+		}
+		else if (!this.client.getZookeeperClient().isConnected()) {
 			hold.suspended(this.connectionLossPolicy == ConnectionLossPolicy.SUSPENDED);
+			if (hold.state() == LockState.LOST) {
+				notifyLost(hold);
+			}
 		}
 	}
 
@@ -172,7 +255,25 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		return this.holds.stream().map(Hold::snapshot).toList();
+		return this.holds.stream().map((hold) -> {
+			stateOf(hold);
+			return hold.snapshot();
+		}).toList();
+	}
+
+	@Override
+	public List<WaitingLock> waitingLocks() {
+		return this.waiting.stream().map(Acquisition::snapshot).toList();
+	}
+
+	/** Number of locks held now, as {@link #heldLocks()} would list them. */
+	public int heldCount() {
+		return this.holds.size();
+	}
+
+	/** Number of acquisitions waiting now, as {@link #waitingLocks()} would list them. */
+	public int waitingCount() {
+		return this.waiting.size();
 	}
 
 	/** When a held lock counts as lost. */
@@ -250,6 +351,45 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	public void close() {
 		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
 		this.watchdog.close();
+	}
+
+	private record CompositeAttempt(LockEventListener.Attempt[] attempts) implements LockEventListener.Attempt {
+
+		@Override
+		public void acquired(long fencingToken) {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.acquired(fencingToken);
+			}
+		}
+
+		@Override
+		public void timedOut() {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.timedOut();
+			}
+		}
+
+		@Override
+		public void failed(Throwable error) {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.failed(error);
+			}
+		}
+
+		@Override
+		public void lost() {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.lost();
+			}
+		}
+
+		@Override
+		public void released() {
+			for (LockEventListener.Attempt attempt : this.attempts) {
+				attempt.released();
+			}
+		}
+
 	}
 
 }

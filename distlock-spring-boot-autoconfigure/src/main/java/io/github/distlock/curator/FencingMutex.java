@@ -38,40 +38,30 @@ final class FencingMutex extends InterProcessMutex {
 	}
 
 	/**
-	 * Return the fencing token of the current thread's hold, which it must have just
+	 * Return the lock node of the current thread's hold, which it must have just
 	 * acquired.
-	 * @return the creating zxid of the current thread's lock node
+	 * @return the node's creating zxid and owning session
 	 * @throws Exception if ZooKeeper had to be asked and failed
 	 */
-	long currentToken() throws Exception {
+	LockNode currentNode() throws Exception {
 		String lockPath = getLockPath();
 		if (lockPath == null) {
 			throw new IllegalStateException("Current thread does not hold the lock");
 		}
 		Created created = TokenRecordingDriver.lastCreated.get();
 		TokenRecordingDriver.lastCreated.remove();
-		if (created == null || !created.path().equals(lockPath) || created.czxid() == 0) {
-			// Created through Curator's protected-mode recovery: the stat was not filled
-			// in.
-			Stat stat = this.client.checkExists().forPath(lockPath);
-			if (stat == null) {
-				throw new IllegalStateException("Lock node " + lockPath + " vanished right after it was acquired");
-			}
-			created = new Created(lockPath, stat.getCzxid(), stat.getEphemeralOwner());
+		if (created != null && created.path().equals(lockPath) && created.node().czxid() != 0) {
+			return created.node();
 		}
-		// A thread that waited while its session expired can be "granted" the lock by
-		// Curator, through the new session, on the node of the dead session, which
-		// ZooKeeper deletes once it expires the session: another holder follows then.
-		long session = this.client.getZookeeperClient().getZooKeeper().getSessionId();
-		if (created.owner() != session) {
-			throw new IllegalStateException(
-					"Lock node " + lockPath + " belongs to session 0x" + Long.toHexString(created.owner())
-							+ ", which expired while waiting (the session is now 0x" + Long.toHexString(session) + ")");
+		// Created through Curator's protected-mode recovery: the stat was not filled in.
+		Stat stat = this.client.checkExists().forPath(lockPath);
+		if (stat == null) {
+			throw new IllegalStateException("Lock node " + lockPath + " vanished right after it was acquired");
 		}
-		return created.czxid();
+		return LockNode.of(stat);
 	}
 
-	private record Created(String path, long czxid, long owner) {
+	private record Created(String path, LockNode node) {
 	}
 
 	private static final class TokenRecordingDriver extends StandardLockInternalsDriver {
@@ -91,7 +81,7 @@ final class FencingMutex extends InterProcessMutex {
 				.withProtection()
 				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 				.forPath(path, lockNodeBytes);
-			lastCreated.set(new Created(ourPath, stat.getCzxid(), stat.getEphemeralOwner()));
+			lastCreated.set(new Created(ourPath, LockNode.of(stat)));
 			return ourPath;
 		}
 

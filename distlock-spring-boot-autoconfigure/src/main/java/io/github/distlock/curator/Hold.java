@@ -25,16 +25,41 @@ final class Hold {
 
 	private final long token;
 
+	private final long clientInstance;
+
+	private final Acquisition acquisition;
+
 	private final AtomicInteger handles = new AtomicInteger();
 
 	private final AtomicReference<LockState> state = new AtomicReference<>(LockState.HELD);
 
-	Hold(LockKind kind, LockPath path, long token) {
+	/**
+	 * Create a hold.
+	 * @param kind the kind of lock
+	 * @param path the lock path
+	 * @param token the fencing token
+	 * @param clientInstance Curator's instance index of the ZooKeeper handle whose
+	 * session owns the lock node: when Curator replaces the handle, that session is gone,
+	 * and so is the lock
+	 * @param acquisition the acquisition that took the lock
+	 */
+	Hold(LockKind kind, LockPath path, long token, long clientInstance, Acquisition acquisition) {
 		this.kind = kind;
 		this.path = path;
 		this.thread = Thread.currentThread().getName();
 		this.since = Instant.now();
 		this.token = token;
+		this.clientInstance = clientInstance;
+		this.acquisition = acquisition;
+	}
+
+	long clientInstance() {
+		return this.clientInstance;
+	}
+
+	/** The acquisition that took the lock, reporting its end. */
+	Acquisition acquisition() {
+		return this.acquisition;
 	}
 
 	long token() {

@@ -13,21 +13,21 @@ final class Leases {
 	}
 
 	/**
-	 * Return the creating zxid of a lease node.
+	 * Return the lease's node.
 	 * @param client the client
 	 * @param semaphorePath the semaphore's path; Curator keeps lease nodes in its
 	 * "leases" child
 	 * @param lease the lease
-	 * @return the creating zxid
+	 * @return its creating zxid and owning session
 	 * @throws Exception if ZooKeeper failed
 	 */
-	static long creatingZxid(CuratorFramework client, String semaphorePath, Lease lease) throws Exception {
+	static LockNode node(CuratorFramework client, String semaphorePath, Lease lease) throws Exception {
 		String leasePath = semaphorePath + "/leases/" + lease.getNodeName();
 		Stat stat = client.checkExists().forPath(leasePath);
 		if (stat == null) {
 			throw new IllegalStateException("Lease node " + leasePath + " vanished right after it was acquired");
 		}
-		return stat.getCzxid();
+		return LockNode.of(stat);
 	}
 
 }

@@ -73,13 +73,13 @@ final class ReadWriteSide extends CuratorLock<ReadWriteSide.State> {
 	}
 
 	@Override
-	long fencingToken(State state, Object acquisition) throws Exception {
+	LockNode lockNode(State state, Object acquisition) throws Exception {
 		String lockPath = this.write ? state.lock.writeLock().getLockPath() : state.lock.readLock().getLockPath();
 		Stat stat = state.client.checkExists().forPath(lockPath);
 		if (stat == null) {
 			throw new IllegalStateException("Lock node " + lockPath + " vanished right after it was acquired");
 		}
-		return stat.getCzxid();
+		return LockNode.of(stat);
 	}
 
 	@Override

@@ -48,8 +48,8 @@ final class ReentrantMutex extends CuratorLock<ReentrantMutex.State> {
 	}
 
 	@Override
-	long fencingToken(State state, Object acquisition) throws Exception {
-		return state.mutex.currentToken();
+	LockNode lockNode(State state, Object acquisition) throws Exception {
+		return state.mutex.currentNode();
 	}
 
 	@Override

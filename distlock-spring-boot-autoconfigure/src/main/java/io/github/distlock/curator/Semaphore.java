@@ -55,8 +55,8 @@ final class Semaphore extends CuratorLock<Semaphore.State> {
 	}
 
 	@Override
-	long fencingToken(State state, Object acquisition) throws Exception {
-		return Leases.creatingZxid(state.client, nodePath(), (Lease) acquisition);
+	LockNode lockNode(State state, Object acquisition) throws Exception {
+		return Leases.node(state.client, nodePath(), (Lease) acquisition);
 	}
 
 	@Override

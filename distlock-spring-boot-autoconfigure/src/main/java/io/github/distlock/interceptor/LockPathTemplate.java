@@ -204,7 +204,7 @@ public final class LockPathTemplate {
 		TreeSet<LockPath> result = new TreeSet<>();
 		for (StringBuilder path : paths) {
 			try {
-				result.add(LockPath.parse(path.toString()));
+				result.add(LockPath.parse(path.toString()).withTemplate(this.template));
 			}
 			catch (InvalidLockPathException ex) {
 				throw new InvalidLockPathException(description + ": path template '" + this.template

@@ -61,6 +61,26 @@ class ConnectionLossTest {
 	}
 
 	@Test
+	void holdIsLostWhenItsSessionEndsEvenWithoutAConnectionStateEvent() throws Exception {
+		CuratorLocks holder = this.zookeeper.newNode(ConnectionLossPolicy.LOST);
+		List<HeldLock> lost = new ArrayList<>();
+		holder.addLossListener(lost::add);
+		LockHandle handle = holder.mutex("silent-expiry").acquire(Duration.ofSeconds(5));
+		holder.ignoreConnectionStateEvents();
+		long session = holder.client().getZookeeperClient().getZooKeeper().getSessionId();
+
+		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> holder.client().getZookeeperClient().isConnected()
+					&& holder.client().getZookeeperClient().getZooKeeper().getSessionId() != session);
+
+		assertThat(handle.state()).isEqualTo(LockState.LOST);
+		assertThat(lost).singleElement().extracting(HeldLock::fencingToken).isEqualTo(handle.fencingToken());
+		assertThat(holder.heldLocks()).singleElement().extracting(HeldLock::state).isEqualTo(LockState.LOST);
+		handle.close();
+	}
+
+	@Test
 	void suspendedConnectionCountsAsLostByDefaultEvenIfItReturns() throws Exception {
 		CuratorLocks holder = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
 		LockHandle handle = holder.mutex("suspended").acquire(Duration.ofSeconds(5));

@@ -1,50 +1,87 @@
 package io.github.distlock.sample;
 
-import java.util.Map;
+import java.util.List;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.github.distlock.core.LockTimeoutException;
 
 /**
  * REST API of the sample shop.
  */
 @RestController
-@RequestMapping("/api/inventory")
+@RequestMapping("/api")
 class InventoryController {
 
 	private final InventoryService inventory;
 
-	InventoryController(InventoryService inventory) {
+	private final OrderService orders;
+
+	private final ConcurrencyProbe probe;
+
+	private final RestockJob restock;
+
+	private final CatalogService catalog;
+
+	private final ReportService reports;
+
+	private final StockCountService counts;
+
+	InventoryController(InventoryService inventory, OrderService orders, ConcurrencyProbe probe, RestockJob restock,
+			CatalogService catalog, ReportService reports, StockCountService counts) {
 		this.inventory = inventory;
+		this.orders = orders;
+		this.probe = probe;
+		this.restock = restock;
+		this.catalog = catalog;
+		this.reports = reports;
+		this.counts = counts;
 	}
 
-	@PostMapping("/{sku}/purchase")
+	@PostMapping("/inventory/{sku}/purchase")
 	InventoryService.Purchase purchase(@PathVariable String sku, @RequestParam(defaultValue = "1") int quantity) {
 		return this.inventory.purchase(sku, quantity);
 	}
 
-	@GetMapping("/{sku}")
+	@GetMapping("/inventory/{sku}")
 	Stock stock(@PathVariable String sku) {
-		return new Stock(sku, this.inventory.available(sku), this.inventory.mostConcurrentPurchases(sku));
+		return new Stock(sku, this.inventory.available(sku), this.probe.mostConcurrent(sku));
 	}
 
-	@ExceptionHandler
-	ResponseEntity<Map<String, String>> outOfStock(OutOfStockException ex) {
-		return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("error", ex.getMessage()));
+	@PutMapping("/inventory/{sku}")
+	Stock count(@PathVariable String sku, @RequestParam int available) {
+		this.counts.recordCount(sku, available);
+		return stock(sku);
 	}
 
-	@ExceptionHandler
-	ResponseEntity<Map<String, String>> lockTimeout(LockTimeoutException ex) {
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(Map.of("error", ex.getMessage()));
+	@PostMapping("/orders")
+	OrderService.Order order(@RequestBody OrderRequest order) {
+		return this.orders.place(order);
+	}
+
+	@GetMapping("/catalog/{sku}")
+	CatalogService.Price price(@PathVariable String sku) {
+		return this.catalog.price(sku);
+	}
+
+	@PutMapping("/catalog/{sku}")
+	CatalogService.Price changePrice(@PathVariable String sku, @RequestParam long priceCents) {
+		return this.catalog.changePrice(sku, priceCents);
+	}
+
+	@GetMapping("/reports/sales")
+	ReportService.SalesReport salesReport() {
+		return this.reports.sales();
+	}
+
+	@GetMapping("/restock/runs")
+	List<RestockJob.Run> restockRuns(@RequestParam(defaultValue = "10") int limit) {
+		return this.restock.runs(limit);
 	}
 
 	/**
@@ -52,8 +89,8 @@ class InventoryController {
 	 *
 	 * @param sku the stock keeping unit
 	 * @param available how many items are left
-	 * @param mostConcurrentPurchases most purchases of this SKU ever running at once in
-	 * this instance
+	 * @param mostConcurrentPurchases most writers of this SKU's stock ever running at
+	 * once in this instance: 1 while the locks work
 	 */
 	record Stock(String sku, int available, int mostConcurrentPurchases) {
 	}

@@ -1,58 +1,78 @@
 package io.github.distlock.sample;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 import io.github.distlock.annotation.DistributedLock;
 
 /**
- * Stock of a small shop. A purchase reads the stock, thinks for a moment and writes it
- * back: without a lock around it, two concurrent purchases of the last item would both
- * succeed.
+ * Stock of the shop. A purchase reads the stock, thinks for a moment and writes it back,
+ * as business code with more to decide than a SQL {@code available - 1} does: without a
+ * lock around it, two concurrent purchases of the last item would both succeed.
  */
 @Service
 public class InventoryService {
 
-	private static final long THINKING_NANOS = Duration.ofMillis(2).toNanos();
+	private final StockStore stock;
 
-	private final Map<String, Integer> stock = new ConcurrentHashMap<>();
+	private final OrderStore orders;
 
-	private final Map<String, Occupancy> occupancy = new ConcurrentHashMap<>();
+	private final ConcurrencyProbe probe;
 
-	public InventoryService(InventoryProperties properties) {
-		this.stock.putAll(properties.initialStock());
+	private final ShopProperties properties;
+
+	public InventoryService(StockStore stock, OrderStore orders, ConcurrencyProbe probe, ShopProperties properties) {
+		this.stock = stock;
+		this.orders = orders;
+		this.probe = probe;
+		this.properties = properties;
 	}
 
 	/**
-	 * Buy some items, under the lock of their SKU: one purchase of a SKU at a time,
-	 * across all instances of the application.
+	 * Buy some items of one SKU, under the lock of that SKU: one purchase of a SKU at a
+	 * time, across all instances. The lock wraps the transaction (distlock's advisor runs
+	 * before the transaction's), so the next holder reads committed stock.
 	 * @param sku the stock keeping unit
 	 * @param quantity how many to buy
 	 * @return the purchase
 	 * @throws OutOfStockException if fewer items are left
 	 */
 	@DistributedLock("inventory/#{#sku}")
+	@Transactional
 	public Purchase purchase(String sku, int quantity) {
-		Occupancy occupancy = this.occupancy.computeIfAbsent(sku, (key) -> new Occupancy());
-		occupancy.enter();
-		try {
-			int available = this.stock.getOrDefault(sku, 0);
-			// The window in which an unlocked purchase races another one.
-			LockSupport.parkNanos(THINKING_NANOS);
+		return this.probe.writing(sku, () -> {
+			int available = this.stock.available(sku);
+			think();
 			if (available < quantity) {
 				throw new OutOfStockException(sku, quantity, available);
 			}
-			this.stock.put(sku, available - quantity);
-			return new Purchase(sku, quantity, available - quantity);
-		}
-		finally {
-			occupancy.leave();
-		}
+			this.stock.writeAvailable(sku, available - quantity, Fencing.tokenOf(Fencing.inventory(sku)));
+			long order = this.orders.insert(this.properties.instanceId(), List.of(new OrderLine(sku, quantity)));
+			return new Purchase(order, sku, quantity, available - quantity);
+		});
+	}
+
+	/**
+	 * Refill a SKU, under the same lock as purchases.
+	 * @param sku the stock keeping unit
+	 * @param upTo the stock afterwards
+	 * @return how many items were added
+	 */
+	@DistributedLock("inventory/#{#sku}")
+	@Transactional
+	public int refill(String sku, int upTo) {
+		return this.probe.writing(sku, () -> {
+			int available = this.stock.available(sku);
+			if (available >= upTo) {
+				return 0;
+			}
+			this.stock.writeAvailable(sku, upTo, Fencing.tokenOf(Fencing.inventory(sku)));
+			return upTo - available;
+		});
 	}
 
 	/**
@@ -61,44 +81,25 @@ public class InventoryService {
 	 * @return the stock
 	 */
 	public int available(String sku) {
-		return this.stock.getOrDefault(sku, 0);
+		return this.stock.available(sku);
 	}
 
-	/**
-	 * Return the largest number of purchases of one SKU that were ever running at the
-	 * same time in this instance; at most 1 while the lock works.
-	 * @param sku the stock keeping unit
-	 * @return the most concurrent purchases seen
-	 */
-	public int mostConcurrentPurchases(String sku) {
-		Occupancy occupancy = this.occupancy.get(sku);
-		return (occupancy != null) ? occupancy.most.get() : 0;
+	private void think() {
+		Duration thinkTime = this.properties.thinkTime();
+		if (!thinkTime.isZero()) {
+			LockSupport.parkNanos(thinkTime.toNanos());
+		}
 	}
 
 	/**
 	 * A completed purchase.
 	 *
+	 * @param order the order's id
 	 * @param sku the stock keeping unit
 	 * @param quantity how many were bought
 	 * @param remaining how many are left
 	 */
-	public record Purchase(String sku, int quantity, int remaining) {
-	}
-
-	private static final class Occupancy {
-
-		private final AtomicInteger inside = new AtomicInteger();
-
-		private final AtomicInteger most = new AtomicInteger();
-
-		void enter() {
-			this.most.accumulateAndGet(this.inside.incrementAndGet(), Math::max);
-		}
-
-		void leave() {
-			this.inside.decrementAndGet();
-		}
-
+	public record Purchase(long order, String sku, int quantity, int remaining) {
 	}
 
 }

@@ -3,13 +3,15 @@ package io.github.distlock.sample;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
- * The distlock sample application: a shop whose purchases never oversell, however many
- * instances run.
+ * The distlock sample application: a shop whose purchases and orders never oversell,
+ * however many instances run, and whose restock job runs once per period across them.
  */
 @SpringBootApplication
-@EnableConfigurationProperties(InventoryProperties.class)
+@EnableScheduling
+@EnableConfigurationProperties(ShopProperties.class)
 public class SampleApplication {
 
 	public static void main(String[] args) {

@@ -7,6 +7,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,17 +20,26 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.Locks;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Drives the sample over real HTTP, on the embedded ZooKeeper server that
  * {@code application.yml} enables.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "inventory.initial-stock.race=20")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "shop.initial-stock.race=20", "shop.initial-stock.red=12", "shop.initial-stock.green=12",
+				"shop.initial-stock.blue=12", "shop.initial-stock.fenced=5", "shop.initial-stock.priced=1",
+				"shop.initial-stock.counted=1" })
 class SampleApplicationTests {
 
 	private static final int THREADS = 16;
@@ -41,12 +53,25 @@ class SampleApplicationTests {
 	@LocalServerPort
 	private int port;
 
+	@Autowired
+	private Locks locks;
+
+	@Autowired
+	private StockStore stockStore;
+
+	@Autowired
+	private OrderStore orderStore;
+
+	@Autowired
+	private ConcurrencyProbe probe;
+
 	@Test
 	void purchaseReducesTheStock() throws Exception {
 		HttpResponse<String> purchase = post("/api/inventory/gadget/purchase?quantity=2");
 		assertThat(purchase.statusCode()).isEqualTo(200);
 		JsonNode body = this.json.readTree(purchase.body());
 		assertThat(body.get("sku").asString()).isEqualTo("gadget");
+		assertThat(body.get("order").asLong()).isPositive();
 		assertThat(body.get("remaining").asInt()).isEqualTo(3);
 		assertThat(this.json.readTree(get("/api/inventory/gadget").body()).get("available").asInt()).isEqualTo(3);
 		HttpResponse<String> tooMany = post("/api/inventory/gadget/purchase?quantity=4");
@@ -86,6 +111,145 @@ class SampleApplicationTests {
 		JsonNode stock = this.json.readTree(get("/api/inventory/race").body());
 		assertThat(stock.get("available").asInt()).isZero();
 		assertThat(stock.get("mostConcurrentPurchases").asInt()).as("purchases inside the lock at once").isEqualTo(1);
+	}
+
+	@Test
+	void concurrentOrdersOfSeveralSkusNeverOversellAndAreAllOrNothing() throws Exception {
+		// 16 threads x 5 orders, each of two of the three colours (one item each), race
+		// for
+		// 12 items per colour: 36 items, 160 wanted.
+		String[][] pairs = { { "red", "green" }, { "green", "blue" }, { "blue", "red" } };
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
+		Map<String, Integer> bought = new ConcurrentHashMap<>();
+		try {
+			List<Future<List<Integer>>> results = new ArrayList<>();
+			for (int i = 0; i < THREADS; i++) {
+				int thread = i;
+				results.add(executor.submit(() -> {
+					start.await();
+					List<Integer> statuses = new ArrayList<>();
+					for (int j = 0; j < PURCHASES_PER_THREAD; j++) {
+						String[] pair = pairs[(thread + j) % pairs.length];
+						HttpResponse<String> response = postJson("/api/orders", "{\"lines\":[{\"sku\":\"" + pair[0]
+								+ "\",\"quantity\":1},{\"sku\":\"" + pair[1] + "\",\"quantity\":1}]}");
+						statuses.add(response.statusCode());
+						if (response.statusCode() == 200) {
+							for (JsonNode line : this.json.readTree(response.body()).get("lines")) {
+								bought.merge(line.get("sku").asString(), line.get("quantity").asInt(), Integer::sum);
+							}
+						}
+					}
+					return statuses;
+				}));
+			}
+			start.countDown();
+			List<Integer> statuses = new ArrayList<>();
+			for (Future<List<Integer>> result : results) {
+				statuses.addAll(result.get(60, TimeUnit.SECONDS));
+			}
+			assertThat(statuses).hasSize(THREADS * PURCHASES_PER_THREAD).containsOnly(200, 409);
+			assertThat(statuses).filteredOn((status) -> status == 200).as("accepted orders").isNotEmpty();
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		for (String sku : List.of("red", "green", "blue")) {
+			JsonNode stock = this.json.readTree(get("/api/inventory/" + sku).body());
+			int available = stock.get("available").asInt();
+			assertThat(available).as("stock of %s", sku).isNotNegative();
+			assertThat(bought.getOrDefault(sku, 0) + available).as("sold + left of %s", sku).isEqualTo(12);
+			assertThat(this.orderStore.sold(sku)).as("order lines of %s", sku).isEqualTo(bought.getOrDefault(sku, 0));
+			assertThat(stock.get("mostConcurrentPurchases").asInt()).as("writers of %s at once", sku).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void orderFailsAsAWholeWhenOneSkuIsShort() throws Exception {
+		int widgets = this.stockStore.available("widget");
+		HttpResponse<String> response = postJson("/api/orders",
+				"{\"lines\":[{\"sku\":\"widget\",\"quantity\":1},{\"sku\":\"gadget\",\"quantity\":99}]}");
+		assertThat(response.statusCode()).isEqualTo(409);
+		assertThat(response.body()).contains("of 'gadget' left, 99 requested");
+		assertThat(this.stockStore.available("widget")).as("widgets after the rolled-back order").isEqualTo(widgets);
+	}
+
+	@Test
+	void writeWithTheTokenOfAnOlderHolderIsRejected() {
+		LockPath path = LockPath.of("inventory", "fenced");
+		long older;
+		try (LockHandle first = this.locks.mutex(path).acquire(Duration.ofSeconds(5))) {
+			older = first.fencingToken();
+		}
+		try (LockHandle second = this.locks.mutex(path).acquire(Duration.ofSeconds(5))) {
+			assertThat(second.fencingToken()).isGreaterThan(older);
+			this.stockStore.writeAvailable("fenced", 4, OptionalLong.of(second.fencingToken()));
+			// The first holder wakes up after a long pause and writes with its old token.
+			assertThatExceptionOfType(StaleFencingTokenException.class)
+				.isThrownBy(() -> this.stockStore.writeAvailable("fenced", 3, OptionalLong.of(older)))
+				.withMessageContaining("rejected");
+		}
+		assertThat(this.stockStore.available("fenced")).isEqualTo(4);
+	}
+
+	@Test
+	void pricesAreReadUnderTheReadLockAndChangedUnderTheWriteLock() throws Exception {
+		assertThat(this.json.readTree(get("/api/catalog/priced").body()).get("priceCents").asLong()).isEqualTo(1000);
+		HttpResponse<String> change = send(HttpRequest.newBuilder(uri("/api/catalog/priced?priceCents=1250"))
+			.PUT(HttpRequest.BodyPublishers.noBody()));
+		assertThat(change.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(get("/api/catalog/priced").body()).get("priceCents").asLong()).isEqualTo(1250);
+		assertThat(get("/api/catalog/no-such-sku").statusCode()).isEqualTo(404);
+		// While this thread holds the read lock, another instance's writer would wait.
+		try (LockHandle reading = this.locks.readWrite(LockPath.of("catalog", "priced"))
+			.readLock()
+			.acquire(Duration.ofSeconds(5))) {
+			HttpResponse<String> blocked = send(HttpRequest.newBuilder(uri("/api/catalog/priced?priceCents=1"))
+				.PUT(HttpRequest.BodyPublishers.noBody()));
+			assertThat(blocked.statusCode()).as("price change while a reader holds the lock").isEqualTo(503);
+		}
+		assertThat(this.json.readTree(get("/api/catalog/priced").body()).get("priceCents").asLong()).isEqualTo(1250);
+	}
+
+	@Test
+	void atMostTwoReportsAreBuiltAtOnce() throws Exception {
+		ExecutorService executor = Executors.newFixedThreadPool(6);
+		try {
+			List<Future<HttpResponse<String>>> reports = new ArrayList<>();
+			for (int i = 0; i < 6; i++) {
+				reports.add(executor.submit(() -> get("/api/reports/sales")));
+			}
+			for (Future<HttpResponse<String>> report : reports) {
+				assertThat(report.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		assertThat(this.probe.mostConcurrent("reports")).as("reports built at once").isBetween(1, 2);
+	}
+
+	@Test
+	void stockTakeReplacesTheStockUnderTheLock() throws Exception {
+		HttpResponse<String> count = send(HttpRequest.newBuilder(uri("/api/inventory/counted?available=42"))
+			.PUT(HttpRequest.BodyPublishers.noBody()));
+		assertThat(count.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(count.body()).get("available").asInt()).isEqualTo(42);
+		assertThat(this.stockStore.fence("counted")).as("fencing token of the stock-take").isPositive();
+	}
+
+	@Test
+	void actuatorExposesHealthAndMetrics() throws Exception {
+		HttpResponse<String> health = get("/actuator/health");
+		assertThat(health.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(health.body()).get("status").asString()).isEqualTo("UP");
+		assertThat(get("/actuator/metrics").statusCode()).isEqualTo(200);
+	}
+
+	private HttpResponse<String> postJson(String path, String body) throws Exception {
+		return send(HttpRequest.newBuilder(uri(path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body)));
 	}
 
 	private HttpResponse<String> post(String path) throws Exception {

@@ -1,0 +1,38 @@
+package io.github.distlock.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import io.github.distlock.actuate.DistlockEndpoint;
+import io.github.distlock.core.Locks;
+import io.github.distlock.curator.CuratorLocks;
+
+/**
+ * {@link AutoConfiguration Auto-configuration} of the {@code distlock} actuator endpoint,
+ * when Spring Boot's actuator is present and the endpoint is available (exposed, for
+ * instance, with {@code management.endpoints.web.exposure.include=distlock}).
+ */
+@AutoConfiguration(after = DistlockAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, CuratorFramework.class })
+@ConditionalOnBean(Locks.class)
+@ConditionalOnAvailableEndpoint(DistlockEndpoint.class)
+public final class DistlockEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	DistlockEndpoint distlockEndpoint(Locks locks, ObjectProvider<CuratorFramework> curatorFramework) {
+		// The locks' own client carries their namespace.
+		CuratorFramework client = (locks instanceof CuratorLocks curatorLocks) ? curatorLocks.client()
+				: curatorFramework.getIfUnique();
+		return new DistlockEndpoint(locks, client);
+	}
+
+}

@@ -1,0 +1,33 @@
+package io.github.distlock.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+import io.github.distlock.actuate.DistlockHealthIndicator;
+import io.github.distlock.core.Locks;
+
+/**
+ * {@link AutoConfiguration Auto-configuration} of the {@code distlock} health indicator,
+ * when Spring Boot's health support is present
+ * ({@code management.health.distlock.enabled} turns it off).
+ */
+@AutoConfiguration(after = DistlockAutoConfiguration.class)
+@ConditionalOnClass({ AbstractHealthIndicator.class, CuratorFramework.class })
+@ConditionalOnBean({ CuratorFramework.class, Locks.class })
+@ConditionalOnEnabledHealthIndicator("distlock")
+public final class DistlockHealthContributorAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(name = "distlockHealthIndicator")
+	DistlockHealthIndicator distlockHealthIndicator(CuratorFramework curatorFramework, Locks locks) {
+		return new DistlockHealthIndicator(curatorFramework, locks);
+	}
+
+}

@@ -1,0 +1,37 @@
+package io.github.distlock.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+import io.github.distlock.actuate.LockMetrics;
+import io.github.distlock.curator.CuratorLocks;
+
+/**
+ * {@link AutoConfiguration Auto-configuration} of distlock's Micrometer metrics
+ * ({@code distlock.acquire}, {@code distlock.hold}, {@code distlock.active},
+ * {@code distlock.lost}), when a {@link MeterRegistry} is present.
+ */
+@AutoConfiguration(after = { DistlockAutoConfiguration.class, MetricsAutoConfiguration.class,
+		CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class })
+@ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class, CuratorFramework.class })
+@ConditionalOnBean({ MeterRegistry.class, CuratorLocks.class })
+public final class DistlockMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockMetrics distlockLockMetrics(MeterRegistry meterRegistry, CuratorLocks locks) {
+		LockMetrics metrics = new LockMetrics(meterRegistry);
+		locks.addEventListener(metrics);
+		return metrics;
+	}
+
+}

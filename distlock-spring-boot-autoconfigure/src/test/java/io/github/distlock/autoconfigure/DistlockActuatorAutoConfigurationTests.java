@@ -1,0 +1,111 @@
+package io.github.distlock.autoconfigure;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.distlock.actuate.DistlockEndpoint;
+import io.github.distlock.actuate.DistlockHealthIndicator;
+import io.github.distlock.actuate.LockMetrics;
+import io.github.distlock.actuate.LockObservations;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the health, endpoint, metrics and observation auto-configurations.
+ */
+class DistlockActuatorAutoConfigurationTests {
+
+	private static TestingServer server;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockHealthContributorAutoConfiguration.class,
+						EndpointAutoConfiguration.class, DistlockEndpointAutoConfiguration.class,
+						DistlockMetricsAutoConfiguration.class, DistlockObservationAutoConfiguration.class))
+		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
+				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s",
+				"management.endpoints.web.exposure.include=distlock");
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = new TestingServer();
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@Test
+	void runShouldCreateIndicatorAndEndpoint() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(DistlockHealthIndicator.class).hasSingleBean(DistlockEndpoint.class);
+			assertThat(context).hasBean("distlockHealthIndicator");
+		});
+	}
+
+	@Test
+	void runWhenDisabledShouldNotCreateIndicator() {
+		this.contextRunner.withPropertyValues("management.health.distlock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(DistlockHealthIndicator.class));
+	}
+
+	@Test
+	void runWhenEndpointNotExposedShouldNotCreateEndpoint() {
+		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=health")
+			.run((context) -> assertThat(context).doesNotHaveBean(DistlockEndpoint.class));
+	}
+
+	@Test
+	void runWithoutActuatorShouldStillGiveLocks() {
+		this.contextRunner
+			.withClassLoader(new FilteredClassLoader(AbstractHealthIndicator.class,
+					org.springframework.boot.actuate.endpoint.annotation.Endpoint.class))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).hasSingleBean(io.github.distlock.core.Locks.class);
+				assertThat(context).doesNotHaveBean(DistlockHealthIndicator.class)
+					.doesNotHaveBean(DistlockEndpoint.class);
+			});
+	}
+
+	@Test
+	void runWhenDistlockIsDisabledShouldCreateNothing() {
+		this.contextRunner.withPropertyValues("distlock.enabled=false")
+			.withBean(SimpleMeterRegistry.class)
+			.run((context) -> assertThat(context).doesNotHaveBean(DistlockHealthIndicator.class)
+				.doesNotHaveBean(DistlockEndpoint.class)
+				.doesNotHaveBean(LockMetrics.class));
+	}
+
+	@Test
+	void runWithRegistriesShouldCreateMetricsAndObservations() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withBean(ObservationRegistry.class, ObservationRegistry::create)
+			.run((context) -> assertThat(context).hasSingleBean(LockMetrics.class)
+				.hasSingleBean(LockObservations.class));
+	}
+
+	@Test
+	void runWithoutRegistriesShouldNotCreateMetricsOrObservations() {
+		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(LockMetrics.class)
+			.doesNotHaveBean(LockObservations.class));
+	}
+
+	@Test
+	void runWithoutMicrometerShouldStillGiveLocks() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer"))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockMetrics.class));
+	}
+
+}

@@ -1,0 +1,47 @@
+package io.github.distlock.sample;
+
+import java.util.Map;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+import io.github.distlock.core.LockTimeoutException;
+
+/**
+ * Maps the shop's errors to HTTP answers with a JSON body {@code {"error": "..."}}.
+ */
+@RestControllerAdvice
+class ShopErrors {
+
+	@ExceptionHandler
+	ResponseEntity<Map<String, String>> outOfStock(OutOfStockException ex) {
+		return error(HttpStatus.CONFLICT, ex);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Map<String, String>> staleToken(StaleFencingTokenException ex) {
+		return error(HttpStatus.CONFLICT, ex);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Map<String, String>> unknownSku(UnknownSkuException ex) {
+		return error(HttpStatus.NOT_FOUND, ex);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Map<String, String>> badRequest(IllegalArgumentException ex) {
+		return error(HttpStatus.BAD_REQUEST, ex);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<Map<String, String>> lockTimeout(LockTimeoutException ex) {
+		return error(HttpStatus.SERVICE_UNAVAILABLE, ex);
+	}
+
+	private static ResponseEntity<Map<String, String>> error(HttpStatus status, Exception ex) {
+		return ResponseEntity.status(status).body(Map.of("error", String.valueOf(ex.getMessage())));
+	}
+
+}
