@@ -2,9 +2,11 @@ package io.github.distlock.autoconfigure.testcontainers;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.containers.GenericContainer;
 
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionDetailsFactory;
+import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionSource;
 
 import io.github.distlock.autoconfigure.ZookeeperConnectionDetails;
@@ -55,6 +57,15 @@ class ZookeeperContainerConnectionDetailsFactory
 		public String getConnectString() {
 			GenericContainer<?> container = getContainer();
 			return container.getHost() + ":" + container.getMappedPort(CLIENT_PORT);
+		}
+
+		/**
+		 * The SSL bundle of the container's {@code @Ssl...} annotations, if any; made
+		 * public because {@link ZookeeperConnectionDetails} declares it.
+		 */
+		@Override
+		public @Nullable SslBundle getSslBundle() {
+			return super.getSslBundle();
 		}
 
 	}
