@@ -27,7 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfigurationMetadataTests {
 
 	/** Properties whose absence has a meaning of its own, so they have no default. */
-	private static final Set<String> WITHOUT_DEFAULT = Set.of("distlock.zookeeper.embedded.data-dir");
+	private static final Set<String> WITHOUT_DEFAULT = Set.of("distlock.zookeeper.embedded.data-dir",
+			// security: unset means "none" or "ZooKeeper's own default"
+			"distlock.zookeeper.auth.username", "distlock.zookeeper.auth.password", "distlock.zookeeper.acl.entries",
+			"distlock.zookeeper.ssl.bundle", "distlock.zookeeper.sasl.enabled", "distlock.zookeeper.sasl.login-context",
+			"distlock.zookeeper.sasl.server-principal");
 
 	@Test
 	void everyDistlockPropertyHasADescriptionAndADefault() throws IOException {
