@@ -1,9 +1,7 @@
 package io.github.distlock.interceptor;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.aop.Advisor;
@@ -29,21 +27,8 @@ class DistlockProxyConfigurationTest {
 
 	private static final String NOT_ELIGIBLE = "is not eligible for getting processed by all BeanPostProcessors";
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
-
-	@BeforeAll
-	static void start() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		contexts.close();
-		server.close();
-	}
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	@Test
 	void advisorOrderDefaultsToJustOutsideTransactions() {

@@ -10,10 +10,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -31,21 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class DistributedLockMutualExclusionTest {
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		contexts.close();
-		server.close();
-	}
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	@Test
 	void sixteenThreadsOnTwoNodesNeverOverlapAndLoseNoIncrement() throws Exception {

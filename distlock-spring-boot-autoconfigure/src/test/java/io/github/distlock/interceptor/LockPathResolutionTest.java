@@ -4,12 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -27,24 +26,15 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class LockPathResolutionTest {
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	private static UserService service;
 
 	@BeforeAll
 	static void start() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
 		AnnotationConfigApplicationContext context = contexts.start(UserConfiguration.class);
 		service = context.getBean(UserService.class);
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		contexts.close();
-		server.close();
 	}
 
 	@ParameterizedTest(name = "[{index}] {0} -> {1}")

@@ -7,6 +7,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
@@ -22,18 +26,36 @@ import io.github.distlock.curator.CuratorLocks;
 /**
  * Starts application contexts holding the lock proxy configuration, a
  * {@link CuratorLocks} on its own {@link CuratorFramework} (its own session: one context
- * stands for one node) and the given components; closes them all at the end.
+ * stands for one node) and the given components, against one ZooKeeper server for the
+ * test class; closes them all at the end. Register it on a static field with
+ * {@code @RegisterExtension}.
  */
-final class LockTestContexts implements AutoCloseable {
+final class LockTestContexts implements BeforeAllCallback, AfterAllCallback {
 
 	static final String NAMESPACE = "distlock-it";
 
-	private final String connectString;
+	private TestingServer server;
 
 	private final List<AnnotationConfigApplicationContext> contexts = new ArrayList<>();
 
-	LockTestContexts(String connectString) {
-		this.connectString = connectString;
+	@Override
+	public void beforeAll(ExtensionContext context) throws Exception {
+		this.server = new TestingServer(true);
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) throws Exception {
+		this.contexts.forEach(AnnotationConfigApplicationContext::close);
+		this.server.close();
+	}
+
+	/** The ZooKeeper server all contexts of the test class connect to. */
+	TestingServer server() {
+		return this.server;
+	}
+
+	String connectString() {
+		return this.server.getConnectString();
 	}
 
 	AnnotationConfigApplicationContext start(Class<?>... components) {
@@ -46,7 +68,7 @@ final class LockTestContexts implements AutoCloseable {
 		AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
 		context.getEnvironment()
 			.getPropertySources()
-			.addFirst(new MapPropertySource("test", Map.of("test.zookeeper.connect", this.connectString)));
+			.addFirst(new MapPropertySource("test", Map.of("test.zookeeper.connect", connectString())));
 		context.register(LockInfrastructure.class);
 		if (components.length > 0) {
 			context.register(components);
@@ -55,11 +77,6 @@ final class LockTestContexts implements AutoCloseable {
 		this.contexts.add(context);
 		context.refresh();
 		return context;
-	}
-
-	@Override
-	public void close() {
-		this.contexts.forEach(AnnotationConfigApplicationContext::close);
 	}
 
 	@Configuration(proxyBeanMethods = false)

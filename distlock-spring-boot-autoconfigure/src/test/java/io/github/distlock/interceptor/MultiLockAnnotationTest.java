@@ -15,12 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -45,9 +43,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class MultiLockAnnotationTest {
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	private ExecutorService pool;
 
@@ -58,18 +55,6 @@ class MultiLockAnnotationTest {
 	private AccountService node1;
 
 	private AccountService node2;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		contexts.close();
-		server.close();
-	}
 
 	@BeforeEach
 	void startNodes() throws InterruptedException {

@@ -2,10 +2,9 @@ package io.github.distlock.interceptor;
 
 import java.time.Duration;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,23 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProxyModesTest {
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	private static Locks locks;
 
 	@BeforeAll
 	static void start() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
 		locks = contexts.start().getBean(Locks.class);
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		contexts.close();
-		server.close();
 	}
 
 	@Test

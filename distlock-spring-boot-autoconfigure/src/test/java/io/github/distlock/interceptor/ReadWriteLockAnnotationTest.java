@@ -13,12 +13,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -43,9 +41,8 @@ class ReadWriteLockAnnotationTest {
 
 	private static final Duration LONG = Duration.ofSeconds(20);
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	private ExecutorService pool;
 
@@ -54,18 +51,6 @@ class ReadWriteLockAnnotationTest {
 	private DocumentService node1;
 
 	private DocumentService node2;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		contexts.close();
-		server.close();
-	}
 
 	@BeforeEach
 	void startNodes() throws InterruptedException {

@@ -12,13 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -41,23 +39,10 @@ import static org.awaitility.Awaitility.await;
  */
 class SemaphoreAnnotationTest {
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	private ExecutorService pool;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		contexts.close();
-		server.close();
-	}
 
 	@BeforeEach
 	void startPool() {

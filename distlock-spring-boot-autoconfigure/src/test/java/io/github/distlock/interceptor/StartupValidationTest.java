@@ -4,9 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,21 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatException;
  */
 class StartupValidationTest {
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
-
-	@BeforeAll
-	static void start() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		contexts.close();
-		server.close();
-	}
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	static Stream<Arguments> misconfigurations() {
 		return Stream.of(

@@ -4,12 +4,11 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,9 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class TimeoutPolicyTest {
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	private static BusyService service;
 
@@ -41,16 +39,8 @@ class TimeoutPolicyTest {
 
 	@BeforeAll
 	static void start() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
 		service = contexts.start(BusyConfiguration.class).getBean(BusyService.class);
 		otherNode = contexts.start().getBean(Locks.class);
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		contexts.close();
-		server.close();
 	}
 
 	@BeforeEach

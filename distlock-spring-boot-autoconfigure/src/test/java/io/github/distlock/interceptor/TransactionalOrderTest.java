@@ -6,10 +6,8 @@ import java.util.List;
 import javax.sql.DataSource;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -37,21 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TransactionalOrderTest {
 
-	private static TestingServer server;
-
-	private static LockTestContexts contexts;
-
-	@BeforeAll
-	static void start() throws Exception {
-		server = new TestingServer(true);
-		contexts = new LockTestContexts(server.getConnectString());
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		contexts.close();
-		server.close();
-	}
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts();
 
 	@Test
 	void transactionCommitsBeforeTheLockIsReleased() throws Exception {
