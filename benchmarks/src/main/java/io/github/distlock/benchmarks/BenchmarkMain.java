@@ -31,6 +31,10 @@ public final class BenchmarkMain {
 			Soak.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
+		if (args.length > 0 && args[0].equals("paired")) {
+			PairedOverhead.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
 		boolean fsync = Boolean.getBoolean("bench.fsync");
 		System.setProperty("zookeeper.forceSync", fsync ? "yes" : "no");
 		System.setProperty("zookeeper.admin.enableServer", "false");

@@ -1,10 +1,10 @@
 package io.github.distlock.curator;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Makes a wait deadline hold even when ZooKeeper does not answer. Curator's timed acquire
@@ -12,6 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection timeout, retries included, while the server is down. The watchdog interrupts
  * the waiting thread shortly after its deadline; the interrupt travels through Curator,
  * which then removes its node (in the background if the server is still away).
+ * <p>
+ * One daemon thread scans the armed watches on a tick, so arming and disarming are only a
+ * set insertion and removal: no thread is woken per acquisition (a scheduled task per
+ * call costs context switches on every lock and release).
  */
 final class DeadlineWatchdog implements AutoCloseable {
 
@@ -28,37 +32,61 @@ final class DeadlineWatchdog implements AutoCloseable {
 	 */
 	static final Duration SINGLE_ATTEMPT = Duration.ofSeconds(1);
 
-	private final ScheduledThreadPoolExecutor scheduler;
+	/** How often armed watches are checked; a watch fires at most this late. */
+	static final Duration TICK = Duration.ofMillis(25);
+
+	/**
+	 * How long the scanner sleeps while nothing is armed. Every watch fires at least
+	 * {@link #SINGLE_ATTEMPT} after it was armed, which is longer, so it is never late
+	 * for more than a {@link #TICK}.
+	 */
+	private static final Duration IDLE_TICK = Duration.ofMillis(250);
+
+	private final Set<Watch> armed = ConcurrentHashMap.newKeySet();
+
+	private final Thread scanner;
+
+	private volatile boolean closed;
 
 	DeadlineWatchdog() {
-		this.scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
-			Thread thread = new Thread(runnable, "distlock-deadline");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler.setRemoveOnCancelPolicy(true);
+		this.scanner = new Thread(this::scan, "distlock-deadline");
+		this.scanner.setDaemon(true);
+		this.scanner.start();
+	}
+
+	private void scan() {
+		while (!this.closed) {
+			LockSupport.parkNanos(this.armed.isEmpty() ? IDLE_TICK.toNanos() : TICK.toNanos());
+			long now = System.nanoTime();
+			for (Watch watch : this.armed) {
+				if (now - watch.fireAt >= 0) {
+					watch.fire();
+					this.armed.remove(watch);
+				}
+			}
+		}
 	}
 
 	/**
 	 * Arm the watchdog for the current thread. It fires {@link #GRACE} after the
 	 * deadline, but never sooner than {@link #SINGLE_ATTEMPT} after the start of the
-	 * call.
+	 * call, and at most a {@link #TICK} later than that.
 	 * @param startNanos when the call started, in {@link System#nanoTime()} terms
 	 * @param deadlineNanos the deadline, in {@link System#nanoTime()} terms
 	 * @return the armed watch, to be {@linkplain Watch#disarm() disarmed} when the wait
 	 * is over
 	 */
 	Watch arm(long startNanos, long deadlineNanos) {
-		Watch watch = new Watch(Thread.currentThread());
 		long fireAt = Math.max(deadlineNanos + GRACE.toNanos(), startNanos + SINGLE_ATTEMPT.toNanos());
-		long delay = fireAt - System.nanoTime();
-		watch.future = this.scheduler.schedule(watch::fire, Math.max(delay, 0), TimeUnit.NANOSECONDS);
+		Watch watch = new Watch(this, Thread.currentThread(), fireAt);
+		this.armed.add(watch);
 		return watch;
 	}
 
 	@Override
 	public void close() {
-		this.scheduler.shutdownNow();
+		this.closed = true;
+		LockSupport.unpark(this.scanner);
 	}
 
 	/**
@@ -74,14 +102,18 @@ final class DeadlineWatchdog implements AutoCloseable {
 
 		private static final int DISARMED = 3;
 
+		private final DeadlineWatchdog watchdog;
+
 		private final Thread thread;
+
+		private final long fireAt;
 
 		private final AtomicInteger state = new AtomicInteger(ARMED);
 
-		private volatile ScheduledFuture<?> future;
-
-		private Watch(Thread thread) {
+		private Watch(DeadlineWatchdog watchdog, Thread thread, long fireAt) {
+			this.watchdog = watchdog;
 			this.thread = thread;
+			this.fireAt = fireAt;
 		}
 
 		private void fire() {
@@ -98,7 +130,7 @@ final class DeadlineWatchdog implements AutoCloseable {
 		 */
 		boolean disarm() {
 			if (this.state.compareAndSet(ARMED, DISARMED)) {
-				this.future.cancel(false);
+				this.watchdog.armed.remove(this);
 				return false;
 			}
 			while (this.state.get() == FIRING) {
