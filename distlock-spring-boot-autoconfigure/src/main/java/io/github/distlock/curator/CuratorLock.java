@@ -88,13 +88,10 @@ abstract class CuratorLock<R> implements ClusterLock {
 
 	@Override
 	public boolean isHeldByCurrentThread() {
-		RecipeCache.Entry<R> entry = this.cache.retain(this.nodePath, this::newRecipe);
-		try {
-			return isHeldByCurrentThread(entry.recipe());
-		}
-		finally {
-			this.cache.release(entry);
-		}
+		// A thread that holds the lock keeps its recipe cached; no recipe means no holder
+		// here.
+		R recipe = this.cache.peek(this.nodePath);
+		return (recipe != null) && isHeldByCurrentThread(recipe);
 	}
 
 	@Override

@@ -28,6 +28,15 @@ final class RecipeCache<R> {
 		});
 	}
 
+	/**
+	 * Return the recipe cached for the key, without creating one.
+	 * @return the recipe, or {@code null} if nobody holds or waits for the key
+	 */
+	R peek(String key) {
+		Entry<R> entry = this.entries.get(key);
+		return (entry != null) ? entry.recipe : null;
+	}
+
 	/** Stop counting one user of the entry; drop the entry when it was the last. */
 	void release(Entry<R> entry) {
 		this.entries.computeIfPresent(entry.key, (k, current) -> {
