@@ -1,6 +1,7 @@
 package io.github.distlock.interceptor;
 
 import java.lang.reflect.Array;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,10 +53,10 @@ final class LockOperationExecutor {
 	}
 
 	@Nullable Object execute(LockOperation operation, MethodInvocation invocation, Class<?> targetClass) throws Throwable {
-		Object target = invocation.getThis();
-		Supplier<EvaluationContext> context = SingletonSupplier.of(() -> this.evaluator
-			.createContext(operation.method(), invocation.getArguments(), target, targetClass, this.beanFactory));
-		List<LockPath> paths = operation.path().resolve(context, operation.description());
+		Object[] arguments = invocation.getArguments();
+		Supplier<EvaluationContext> context = new CallContext(this.evaluator, operation.method(), arguments,
+				invocation.getThis(), targetClass, this.beanFactory);
+		List<LockPath> paths = operation.path().resolve(context, arguments, operation.description());
 		if (paths.size() > 1 && !operation.supportsMultiLock()) {
 			throw new LockConfigurationException(operation.description() + ": path template '" + operation.path()
 					+ "' resolved to " + paths.size() + " paths " + paths + ", but a semaphore guards one path and "
@@ -64,7 +65,6 @@ final class LockOperationExecutor {
 		}
 		Locks locks = this.locks.get();
 		Duration waitTime = operation.waitTime().resolve(context, locks.defaultWaitTime(), operation.description());
-		String shown = describe(paths);
 		AutoCloseable handle;
 		try {
 			handle = acquire(operation, locks, paths, waitTime);
@@ -73,7 +73,7 @@ final class LockOperationExecutor {
 			return onTimeout(operation, invocation, ex);
 		}
 		catch (LockReentryException ex) {
-			LockReentryException reentry = new LockReentryException(operation.description() + ": " + shown
+			LockReentryException reentry = new LockReentryException(operation.description() + ": " + describe(paths)
 					+ " is already held by this thread and is not reentrant: " + ex.getMessage());
 			reentry.initCause(ex);
 			throw reentry;
@@ -85,18 +85,18 @@ final class LockOperationExecutor {
 		}
 		catch (LockConfigurationException ex) {
 			throw new LockConfigurationException(
-					operation.description() + ": acquiring " + shown + " failed: " + ex.getMessage(), ex);
+					operation.description() + ": acquiring " + describe(paths) + " failed: " + ex.getMessage(), ex);
 		}
 		catch (LockAcquisitionException ex) {
 			throw new LockAcquisitionException(
-					operation.description() + ": acquiring " + shown + " failed: " + ex.getMessage(), ex);
+					operation.description() + ": acquiring " + describe(paths) + " failed: " + ex.getMessage(), ex);
 		}
 		Object result;
 		try {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
-			LockLostException lost = lossOf(operation, handlesOf(handle));
+			LockLostException lost = lossOf(operation, handle);
 			// A transaction rolled back for the loss already says so.
 			if (lost != null && !(ex instanceof LockLostException)) {
 				ex.addSuppressed(lost);
@@ -109,7 +109,7 @@ final class LockOperationExecutor {
 			}
 			throw ex;
 		}
-		LockLostException lost = lossOf(operation, handlesOf(handle));
+		LockLostException lost = lossOf(operation, handle);
 		try {
 			handle.close();
 		}
@@ -118,8 +118,8 @@ final class LockOperationExecutor {
 				lost.addSuppressed(ex);
 				throw lost;
 			}
-			throw new LockReleaseException(operation.description() + ": the method returned, but releasing " + shown
-					+ " failed: " + ex.getMessage(), ex);
+			throw new LockReleaseException(operation.description() + ": the method returned, but releasing "
+					+ describe(paths) + " failed: " + ex.getMessage(), ex);
 		}
 		if (lost != null) {
 			throw lost;
@@ -127,8 +127,12 @@ final class LockOperationExecutor {
 		return result;
 	}
 
-	private static List<LockHandle> handlesOf(AutoCloseable handle) {
-		return (handle instanceof MultiLockHandle multi) ? multi.handles() : List.of((LockHandle) handle);
+	private static @Nullable LockLostException lossOf(LockOperation operation, AutoCloseable handle) {
+		if (handle instanceof LockHandle single) {
+			// The common case, checked without building a list.
+			return (single.state() == LockState.HELD) ? null : lossOf(operation, List.of(single));
+		}
+		return lossOf(operation, ((MultiLockHandle) handle).handles());
 	}
 
 	/**
@@ -206,6 +210,50 @@ final class LockOperationExecutor {
 			return Array.get(Array.newInstance(type, 1), 0);
 		}
 		return null;
+	}
+
+	/**
+	 * The evaluation context of one call, created when a part of the path or the wait
+	 * time first needs it (a call whose template reads its arguments directly never
+	 * does). Used by the calling thread only.
+	 */
+	private static final class CallContext implements Supplier<EvaluationContext> {
+
+		private final LockExpressionEvaluator evaluator;
+
+		private final Method method;
+
+		private final @Nullable Object[] arguments;
+
+		private final @Nullable Object target;
+
+		private final Class<?> targetClass;
+
+		private final @Nullable BeanFactory beanFactory;
+
+		private @Nullable EvaluationContext context;
+
+		CallContext(LockExpressionEvaluator evaluator, Method method, @Nullable Object[] arguments,
+				@Nullable Object target, Class<?> targetClass, @Nullable BeanFactory beanFactory) {
+			this.evaluator = evaluator;
+			this.method = method;
+			this.arguments = arguments;
+			this.target = target;
+			this.targetClass = targetClass;
+			this.beanFactory = beanFactory;
+		}
+
+		@Override
+		public EvaluationContext get() {
+			EvaluationContext result = this.context;
+			if (result == null) {
+				result = this.evaluator.createContext(this.method, this.arguments, this.target, this.targetClass,
+						this.beanFactory);
+				this.context = result;
+			}
+			return result;
+		}
+
 	}
 
 }

@@ -162,7 +162,55 @@ public final class LockPathTemplate {
 	}
 
 	/**
-	 * Resolve the template for one call.
+	 * Bind the template to the annotated method: a part that is a plain reference to one
+	 * of its parameters ({@code #name}, {@code #p0}, {@code #a0}), and to no other
+	 * parameter, reads that argument directly on each call instead of evaluating the
+	 * expression in an evaluation context (which would give the same value, at a cost
+	 * that shows on an uncontended lock).
+	 * @param method the annotated method
+	 * @param parameterNames its parameter names, or {@code null} if unknown
+	 * @return the bound template
+	 */
+	LockPathTemplate bind(Method method, @Nullable String @Nullable [] parameterNames) {
+		int count = method.getParameterCount();
+		List<Part> bound = new ArrayList<>(this.parts.size());
+		for (Part part : this.parts) {
+			if (part instanceof Dynamic dynamic) {
+				bound.add(new Dynamic(dynamic.expression(), argumentIndex(dynamic, parameterNames, count)));
+			}
+			else {
+				bound.add(part);
+			}
+		}
+		return new LockPathTemplate(this.template, List.copyOf(bound), this.constant);
+	}
+
+	/**
+	 * The index of the parameter a part refers to as a plain variable reference, as the
+	 * method's evaluation context would resolve it, or -1 if the part is anything else or
+	 * the name could mean more than one parameter.
+	 */
+	private static int argumentIndex(Dynamic part, @Nullable String @Nullable [] parameterNames, int count) {
+		Matcher matcher = PARAMETER_REFERENCE.matcher(part.expression().getExpressionString().trim());
+		if (!matcher.matches() || matcher.group(1).equals("root") || matcher.group(1).equals("this")) {
+			return -1;
+		}
+		String name = matcher.group(1);
+		int found = -1;
+		for (int i = 0; i < count; i++) {
+			boolean named = parameterNames != null && i < parameterNames.length && name.equals(parameterNames[i]);
+			if (named || name.equals("p" + i) || name.equals("a" + i)) {
+				if (found >= 0) {
+					return -1;
+				}
+				found = i;
+			}
+		}
+		return found;
+	}
+
+	/**
+	 * Resolve the template for one call, evaluating every part.
 	 * @param context the evaluation context of the call, created on demand
 	 * @param description the annotation and method, for messages
 	 * @return the paths, sorted and without duplicates; one unless a part gave a
@@ -171,89 +219,119 @@ public final class LockPathTemplate {
 	 * @throws LockConfigurationException if a part cannot be evaluated
 	 */
 	public List<LockPath> resolve(Supplier<EvaluationContext> context, String description) {
+		return resolve(context, null, description);
+	}
+
+	/**
+	 * Resolve the template for one call.
+	 * @param context the evaluation context of the call, created on demand
+	 * @param arguments the call's arguments, read directly by parts that are plain
+	 * parameter references once the template is {@linkplain #bind bound}, or {@code null}
+	 * to evaluate every part
+	 * @param description the annotation and method, for messages
+	 * @return the paths, sorted and without duplicates; one unless a part gave a
+	 * collection
+	 * @throws InvalidLockPathException if a part's value cannot be a segment
+	 * @throws LockConfigurationException if a part cannot be evaluated
+	 */
+	public List<LockPath> resolve(Supplier<EvaluationContext> context, @Nullable Object @Nullable [] arguments,
+			String description) {
 		if (this.constant != null) {
 			return List.of(this.constant);
 		}
-		List<StringBuilder> paths = new ArrayList<>(List.of(new StringBuilder()));
-		boolean expanded = false;
+		// One path until a part gives a collection, then one per element.
+		StringBuilder single = new StringBuilder(64);
+		List<StringBuilder> paths = null;
 		for (Part part : this.parts) {
 			if (part instanceof Literal literal) {
-				paths.forEach((path) -> path.append(literal.text()));
+				append(single, paths, literal.text());
 				continue;
 			}
 			Dynamic dynamic = (Dynamic) part;
-			Segments evaluated = segments(dynamic, context.get(), description);
-			List<String> segments = evaluated.values();
-			if (!evaluated.multi()) {
-				paths.forEach((path) -> path.append(segments.get(0)));
+			Object value = value(dynamic, context, arguments, description);
+			List<?> values = elements(value);
+			if (values == null) {
+				if (value == null) {
+					throw new InvalidLockPathException(description + ": part " + dynamic.name() + " of path template '"
+							+ this.template + "' gave a value that cannot be a path segment: the value is null"
+							+ parameterHint(dynamic));
+				}
+				append(single, paths, segment(value, dynamic, description));
 				continue;
 			}
-			if (expanded) {
+			if (values.isEmpty()) {
+				throw new InvalidLockPathException(description + ": part " + dynamic.name() + " of path template '"
+						+ this.template + "' gave an empty collection, so there is nothing to lock");
+			}
+			if (paths != null) {
 				throw new LockConfigurationException(description + ": more than one part of path template '"
 						+ this.template + "' gave a collection; at most one part may");
 			}
-			expanded = true;
-			List<StringBuilder> longer = new ArrayList<>(paths.size() * segments.size());
-			for (StringBuilder path : paths) {
-				for (String segment : segments) {
-					longer.add(new StringBuilder(path).append(segment));
-				}
+			paths = new ArrayList<>(values.size());
+			for (Object element : values) {
+				paths.add(new StringBuilder(single).append(segment(element, dynamic, description)));
 			}
-			paths = longer;
+		}
+		if (paths == null) {
+			return List.of(lockPath(single, description));
 		}
 		TreeSet<LockPath> result = new TreeSet<>();
 		for (StringBuilder path : paths) {
-			try {
-				result.add(LockPath.parse(path.toString()).withTemplate(this.template));
-			}
-			catch (InvalidLockPathException ex) {
-				throw new InvalidLockPathException(description + ": path template '" + this.template
-						+ "' gave an invalid path: " + ex.getMessage());
-			}
+			result.add(lockPath(path, description));
 		}
 		return List.copyOf(result);
 	}
 
-	private Segments segments(Dynamic part, EvaluationContext context, String description) {
-		String name = "#{" + part.expression().getExpressionString() + "}";
-		Object value;
-		try {
-			value = part.expression().getValue(context);
-		}
-		catch (EvaluationException ex) {
-			throw new LockConfigurationException(description + ": part " + name + " of path template '" + this.template
-					+ "' could not be evaluated: " + ex.getMessage() + parameterHint(part), ex);
-		}
-		List<?> values;
-		if (value instanceof Collection<?> collection) {
-			values = new ArrayList<>(collection);
-		}
-		else if (value != null && value.getClass().isArray()) {
-			values = Arrays.asList(ObjectUtils.toObjectArray(value));
+	private static void append(StringBuilder single, @Nullable List<StringBuilder> paths, String text) {
+		if (paths == null) {
+			single.append(text);
 		}
 		else {
-			values = null;
-		}
-		if (values == null) {
-			if (value == null) {
-				throw new InvalidLockPathException(description + ": part " + name + " of path template '"
-						+ this.template + "' gave a value that cannot be a path segment: the value is null"
-						+ parameterHint(part));
+			for (StringBuilder path : paths) {
+				path.append(text);
 			}
-			return new Segments(List.of(segment(value, name, description)), false);
 		}
-		if (values.isEmpty()) {
-			throw new InvalidLockPathException(description + ": part " + name + " of path template '" + this.template
-					+ "' gave an empty collection, so there is nothing to lock");
-		}
-		List<String> segments = new ArrayList<>(values.size());
-		for (Object element : values) {
-			segments.add(segment(element, name, description));
-		}
-		return new Segments(segments, true);
 	}
 
-	private String segment(@Nullable Object value, String name, String description) {
+	private LockPath lockPath(StringBuilder path, String description) {
+		try {
+			return LockPath.parse(path.toString()).withTemplate(this.template);
+		}
+		catch (InvalidLockPathException ex) {
+			throw new InvalidLockPathException(
+					description + ": path template '" + this.template + "' gave an invalid path: " + ex.getMessage());
+		}
+	}
+
+	private @Nullable Object value(Dynamic part, Supplier<EvaluationContext> context,
+			@Nullable Object @Nullable [] arguments, String description) {
+		int argument = part.argument();
+		if (argument >= 0 && arguments != null && argument < arguments.length) {
+			return arguments[argument];
+		}
+		try {
+			return part.expression().getValue(context.get());
+		}
+		catch (EvaluationException ex) {
+			throw new LockConfigurationException(description + ": part " + part.name() + " of path template '"
+					+ this.template + "' could not be evaluated: " + ex.getMessage() + parameterHint(part), ex);
+		}
+	}
+
+	/**
+	 * The elements of a collection or array value, or {@code null} for a single value.
+	 */
+	private static @Nullable List<?> elements(@Nullable Object value) {
+		if (value instanceof Collection<?> collection) {
+			return new ArrayList<>(collection);
+		}
+		if (value != null && value.getClass().isArray()) {
+			return Arrays.asList(ObjectUtils.toObjectArray(value));
+		}
+		return null;
+	}
+
+	private String segment(@Nullable Object value, Dynamic part, String description) {
 		try {
 			if (value == null) {
 				throw new InvalidLockPathException("the value is null");
@@ -261,8 +339,8 @@ public final class LockPathTemplate {
 			return LockPath.escapeSegment(value.toString());
 		}
 		catch (InvalidLockPathException ex) {
-			throw new InvalidLockPathException(description + ": part " + name + " of path template '" + this.template
-					+ "' gave a value that cannot be a path segment: " + ex.getMessage());
+			throw new InvalidLockPathException(description + ": part " + part.name() + " of path template '"
+					+ this.template + "' gave a value that cannot be a path segment: " + ex.getMessage());
 		}
 	}
 
@@ -292,10 +370,23 @@ public final class LockPathTemplate {
 	private record Literal(String text) implements Part {
 	}
 
-	private record Dynamic(Expression expression) implements Part {
-	}
+	/**
+	 * A {@code #{...}} part.
+	 *
+	 * @param expression the expression
+	 * @param argument the index of the argument it reads directly, or -1 to evaluate it
+	 */
+	private record Dynamic(Expression expression, int argument) implements Part {
 
-	private record Segments(List<String> values, boolean multi) {
+		Dynamic(Expression expression) {
+			this(expression, -1);
+		}
+
+		/** The part as written in the template, for messages. */
+		String name() {
+			return "#{" + this.expression.getExpressionString() + "}";
+		}
+
 	}
 
 }

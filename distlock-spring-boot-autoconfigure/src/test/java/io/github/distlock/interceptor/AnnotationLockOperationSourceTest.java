@@ -13,6 +13,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -226,7 +228,53 @@ class AnnotationLockOperationSourceTest {
 
 	private List<LockPath> resolve(LockOperation operation, Object... args) {
 		EvaluationContext context = this.evaluator.createContext(operation.method(), args, null, Valid.class, null);
-		return operation.path().resolve(() -> context, operation.description());
+		List<LockPath> evaluated = operation.path().resolve(() -> context, operation.description());
+		// Reading plain parameter references directly must give exactly what evaluating
+		// them gives.
+		assertThat(operation.path().resolve(() -> context, args, operation.description()))
+			.containsExactlyElementsOf(evaluated);
+		return evaluated;
+	}
+
+	@Test
+	void plainParameterReferencesAreReadWithoutAnEvaluationContext() {
+		Supplier<EvaluationContext> none = () -> {
+			throw new AssertionError("no evaluation context should be needed");
+		};
+		LockOperation byName = operation(Valid.class, "order", long.class);
+		assertThat(byName.path().resolve(none, new Object[] { 42L }, byName.description())).extracting(LockPath::value)
+			.containsExactly("orders/42/lines");
+		LockOperation byPosition = operation(References.class, "positional", String.class, String.class);
+		assertThat(byPosition.path().resolve(none, new Object[] { "a/b", "c" }, byPosition.description()))
+			.extracting(LockPath::value)
+			.containsExactly("x/c/a%2Fb");
+		LockOperation collection = operation(Valid.class, "many", List.class);
+		assertThat(collection.path().resolve(none, new Object[] { List.of("b", "a") }, collection.description()))
+			.extracting(LockPath::value)
+			.containsExactly("accounts/a", "accounts/b");
+	}
+
+	@Test
+	void referencesThatCouldMeanAnotherParameterOrTheRootAreEvaluated() {
+		// #p1 names the first parameter and is also the second parameter's position;
+		// #root is the root object, not the parameter called root.
+		LockOperation ambiguous = operation(References.class, "ambiguous", String.class, String.class);
+		LockOperation root = operation(References.class, "root", String.class);
+		for (LockOperation operation : List.of(ambiguous, root)) {
+			Object[] args = (operation == root) ? new Object[] { "r" } : new Object[] { "first", "second" };
+			EvaluationContext context = this.evaluator.createContext(operation.method(), args, new References(),
+					References.class, null);
+			AtomicInteger contexts = new AtomicInteger();
+			List<LockPath> paths = operation.path().resolve(() -> {
+				contexts.incrementAndGet();
+				return context;
+			}, args, operation.description());
+			assertThat(contexts).as(operation.description()).hasValue(1);
+			assertThat(paths)
+				.containsExactlyElementsOf(operation.path().resolve(() -> context, operation.description()))
+				.extracting(LockPath::value)
+				.doesNotContain("x/r", "x/first");
+		}
 	}
 
 	private Duration evaluate(String waitTime, EvaluationContext context) {
@@ -355,6 +403,22 @@ class AnnotationLockOperationSourceTest {
 
 		String fallback(long id, RuntimeException ex) {
 			return "with exception";
+		}
+
+	}
+
+	static class References {
+
+		@DistributedLock("x/#{#a1}/#{#p0}")
+		public void positional(String first, String second) {
+		}
+
+		@DistributedLock("x/#{#p1}")
+		public void ambiguous(String p1, String other) {
+		}
+
+		@DistributedLock("x/#{#root}")
+		public void root(String root) {
 		}
 
 	}
