@@ -31,9 +31,9 @@ import io.github.distlock.core.WaitingLock;
  * and with every other client's.
  * <p>
  * Lock nodes live under the client's namespace, in one subtree per {@link LockKind}.
- * Recipe instances are shared by all threads using a path and dropped when nobody holds
- * or waits for it. Lock parents are container nodes, so ZooKeeper reaps per-key paths
- * once they are empty.
+ * Recipe instances are shared by all threads using a path; once nobody holds or waits for
+ * it, a bounded number are kept for reuse. Lock parents are container nodes, so ZooKeeper
+ * reaps per-key paths once they are empty.
  */
 public final class CuratorLocks implements Locks, AutoCloseable {
 
@@ -59,13 +59,15 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
 
-	private final RecipeCache<ReentrantMutex.State> mutexes = new RecipeCache<>();
+	private final RecipeCache<ReentrantMutex.State> mutexes = new RecipeCache<>(RecipeCache.DEFAULT_MAX_IDLE);
 
-	private final RecipeCache<SemaphoreMutex.State> semaphoreMutexes = new RecipeCache<>();
+	private final RecipeCache<SemaphoreMutex.State> semaphoreMutexes = new RecipeCache<>(RecipeCache.DEFAULT_MAX_IDLE);
 
-	private final RecipeCache<ReadWriteSide.State> readWriteLocks = new RecipeCache<>();
+	private final RecipeCache<ReadWriteSide.State> readWriteLocks = new RecipeCache<>(RecipeCache.DEFAULT_MAX_IDLE);
 
-	private final RecipeCache<Semaphore.State> semaphores = new RecipeCache<>();
+	// A semaphore's recipe remembers the permits it checked against ZooKeeper: it is
+	// dropped with its last user, so that the check is made again for the next one.
+	private final RecipeCache<Semaphore.State> semaphores = new RecipeCache<>(0);
 
 	/**
 	 * Create locks on the given client.
@@ -338,9 +340,15 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.watchdog;
 	}
 
-	/** Number of recipe instances currently cached, held or waited for. */
-	int cachedRecipes() {
-		return this.mutexes.size() + this.semaphoreMutexes.size() + this.readWriteLocks.size() + this.semaphores.size();
+	/** Number of recipe instances somebody holds or waits for. */
+	int recipesInUse() {
+		return this.mutexes.inUse() + this.semaphoreMutexes.inUse() + this.readWriteLocks.inUse()
+				+ this.semaphores.inUse();
+	}
+
+	/** Number of recipe instances kept for reuse although nobody uses them. */
+	int idleRecipes() {
+		return this.mutexes.idle() + this.semaphoreMutexes.idle() + this.readWriteLocks.idle() + this.semaphores.idle();
 	}
 
 	/**

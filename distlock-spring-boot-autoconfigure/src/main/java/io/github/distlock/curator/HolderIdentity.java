@@ -31,18 +31,25 @@ final class HolderIdentity {
 
 	/** The node data for a node created now by the current thread. */
 	byte[] currentNodeData() {
-		String json = this.prefix + ",\"thread\":" + quote(Thread.currentThread().getName()) + ",\"since\":\"" + now()
-				+ "\"}";
-		return json.getBytes(StandardCharsets.UTF_8);
+		StringBuilder json = new StringBuilder(this.prefix.length() + 96).append(this.prefix).append(",\"thread\":");
+		quote(json, Thread.currentThread().getName());
+		json.append(",\"since\":\"");
+		appendNow(json);
+		return json.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** The current time as {@link #currentNodeData()} writes it. */
+	String now() {
+		return appendNow(new StringBuilder(24)).toString();
 	}
 
 	/**
-	 * The current time as an ISO-8601 instant with milliseconds, such as
+	 * Append the current time as an ISO-8601 instant with milliseconds, such as
 	 * {@code 2026-11-22T06:41:07.512Z}. The date and time of day are formatted once per
 	 * second: {@link Instant#toString()} costs a few microseconds, a noticeable part of
 	 * an uncontended lock cycle.
 	 */
-	String now() {
+	private StringBuilder appendNow(StringBuilder out) {
 		long millis = System.currentTimeMillis();
 		long epochSecond = Math.floorDiv(millis, 1000);
 		Second second = this.second;
@@ -52,8 +59,12 @@ final class HolderIdentity {
 			this.second = second;
 		}
 		int fraction = (int) Math.floorMod(millis, 1000);
-		return second.text() + '.' + (char) ('0' + fraction / 100) + (char) ('0' + fraction / 10 % 10)
-				+ (char) ('0' + fraction % 10) + 'Z';
+		return out.append(second.text())
+			.append('.')
+			.append((char) ('0' + fraction / 100))
+			.append((char) ('0' + fraction / 10 % 10))
+			.append((char) ('0' + fraction % 10))
+			.append('Z');
 	}
 
 	private static String hostName() {
@@ -66,7 +77,11 @@ final class HolderIdentity {
 	}
 
 	static String quote(String value) {
-		StringBuilder out = new StringBuilder(value.length() + 2).append('"');
+		return quote(new StringBuilder(value.length() + 2), value).toString();
+	}
+
+	private static StringBuilder quote(StringBuilder out, String value) {
+		out.append('"');
 		for (int i = 0; i < value.length(); i++) {
 			char c = value.charAt(i);
 			switch (c) {
@@ -82,7 +97,7 @@ final class HolderIdentity {
 				}
 			}
 		}
-		return out.append('"').toString();
+		return out.append('"');
 	}
 
 	/** The formatted date and time of day of one second since the epoch, without zone. */

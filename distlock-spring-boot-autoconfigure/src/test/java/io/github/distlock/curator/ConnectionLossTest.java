@@ -116,7 +116,7 @@ class ConnectionLossTest {
 		handle.close();
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(CuratorLock.RELEASE_BOUND.plusMillis(500));
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
-		assertThat(holder.cachedRecipes()).isZero();
+		assertThat(holder.recipesInUse()).isZero();
 		this.zookeeper.server().restart();
 		// Curator's background delete removes the node once the connection is back.
 		await().atMost(Duration.ofSeconds(15))

@@ -74,8 +74,8 @@ class CuratorLocksTest {
 		}
 		assertThat(counter[0]).isEqualTo(16 * perThread);
 		assertThat(maxInside.get()).isEqualTo(1);
-		assertThat(this.node1.cachedRecipes()).isZero();
-		assertThat(this.node2.cachedRecipes()).isZero();
+		assertThat(this.node1.recipesInUse()).isZero();
+		assertThat(this.node2.recipesInUse()).isZero();
 	}
 
 	@Test
@@ -190,7 +190,7 @@ class CuratorLocksTest {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
 			assertThat(this.node1.client().getChildren().forPath("/mutex/busy")).hasSize(1);
 		}
-		assertThat(this.node2.cachedRecipes()).isZero();
+		assertThat(this.node2.recipesInUse()).isZero();
 	}
 
 	@Test

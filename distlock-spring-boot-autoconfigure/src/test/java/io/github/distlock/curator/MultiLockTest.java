@@ -78,7 +78,7 @@ class MultiLockTest {
 				.satisfies(LockHandle::close);
 			assertThat(this.node1.client().checkExists().forPath("/mutex/accounts/c")).isNull();
 		}
-		assertThat(this.node1.cachedRecipes()).isZero();
+		assertThat(this.node1.recipesInUse()).isZero();
 	}
 
 	@Test
