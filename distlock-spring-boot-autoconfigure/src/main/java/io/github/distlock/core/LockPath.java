@@ -210,19 +210,24 @@ public final class LockPath implements Comparable<LockPath> {
 		if (path.length() > MAX_PATH_LENGTH) {
 			return "it is " + path.length() + " characters long; at most " + MAX_PATH_LENGTH + " are allowed";
 		}
-		for (String segment : path.split("/", -1)) {
-			if (segment.isEmpty()) {
-				return "it has an empty segment ('//')";
+		// One pass, without splitting: paths are checked on every locked call.
+		int start = 0;
+		for (int i = 0; i <= path.length(); i++) {
+			if (i == path.length() || path.charAt(i) == '/') {
+				int length = i - start;
+				if (length == 0) {
+					return "it has an empty segment ('//')";
+				}
+				if (path.charAt(start) == '.' && (length == 1 || (length == 2 && path.charAt(start + 1) == '.'))) {
+					return "'.' and '..' cannot be segments";
+				}
+				if (length > MAX_SEGMENT_LENGTH) {
+					return "a segment is " + length + " characters long; at most " + MAX_SEGMENT_LENGTH
+							+ " are allowed";
+				}
+				start = i + 1;
+				continue;
 			}
-			if (segment.equals(".") || segment.equals("..")) {
-				return "'.' and '..' cannot be segments";
-			}
-			if (segment.length() > MAX_SEGMENT_LENGTH) {
-				return "a segment is " + segment.length() + " characters long; at most " + MAX_SEGMENT_LENGTH
-						+ " are allowed";
-			}
-		}
-		for (int i = 0; i < path.length(); i++) {
 			char c = path.charAt(i);
 			if (!isAllowedByZooKeeper(c)) {
 				return "character U+" + String.format("%04X", (int) c) + " at index " + i

@@ -1,5 +1,7 @@
 package io.github.distlock.core;
 
+import java.util.List;
+
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -111,6 +113,16 @@ class LockPathTest {
 			.withMessageContaining("U+0001");
 		assertThatExceptionOfType(InvalidLockPathException.class).isThrownBy(() -> LockPath.parse(""))
 			.withMessageContaining("empty");
+		for (String dots : List.of(".", "..", "./a", "a/.", "a/./b", "a/..")) {
+			assertThatExceptionOfType(InvalidLockPathException.class).as(dots)
+				.isThrownBy(() -> LockPath.parse(dots))
+				.withMessageContaining("'.' and '..'");
+		}
+		assertThat(LockPath.parse(".a/.../..b/a.").segments()).containsExactly(".a", "...", "..b", "a.");
+		assertThat(LockPath.parse("x".repeat(255) + "/y").segments()).hasSize(2);
+		assertThatExceptionOfType(InvalidLockPathException.class)
+			.isThrownBy(() -> LockPath.parse("y/" + "x".repeat(256)))
+			.withMessageContaining("a segment is 256 characters long");
 	}
 
 }
