@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  */
 public final class LockContext {
 
-	private static final ThreadLocal<Deque<LockHandle>> held = ThreadLocal.withInitial(ArrayDeque::new);
+	private static final ThreadLocal<Deque<LockHandle>> held = ThreadLocal.withInitial(() -> new ArrayDeque<>(4));
 
 	private final List<LockHandle> locks;
 
