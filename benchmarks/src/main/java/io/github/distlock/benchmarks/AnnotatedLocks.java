@@ -1,7 +1,12 @@
 package io.github.distlock.benchmarks;
 
+import java.util.List;
+
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.OnTimeout;
+import io.github.distlock.annotation.ReadLock;
+import io.github.distlock.annotation.Semaphore;
+import io.github.distlock.annotation.WriteLock;
 
 /**
  * Bean whose methods do nothing but under a {@code @DistributedLock}: the cost measured
@@ -25,6 +30,38 @@ public class AnnotatedLocks {
 	@DistributedLock(path = "#{#p0}", waitTime = "0", onTimeout = OnTimeout.SKIP)
 	public boolean tryOnce(String key) {
 		return true;
+	}
+
+	/**
+	 * Run under the read side of the key's read/write lock.
+	 * @param key the lock key, one path segment
+	 */
+	@ReadLock(path = "#{#p0}", waitTime = "30s")
+	public void read(String key) {
+	}
+
+	/**
+	 * Run under the write side of the key's read/write lock.
+	 * @param key the lock key, one path segment
+	 */
+	@WriteLock(path = "#{#p0}", waitTime = "30s")
+	public void write(String key) {
+	}
+
+	/**
+	 * Run under one of the key's {@value SemaphoreBenchmark#PERMITS} permits.
+	 * @param key the semaphore key, one path segment
+	 */
+	@Semaphore(path = "#{#p0}", permits = SemaphoreBenchmark.PERMITS, waitTime = "30s")
+	public void permit(String key) {
+	}
+
+	/**
+	 * Run under the locks of all keys at once (a multi-lock).
+	 * @param keys the lock keys, one path segment each
+	 */
+	@DistributedLock(path = "#{#p0}", waitTime = "30s")
+	public void all(List<String> keys) {
 	}
 
 }

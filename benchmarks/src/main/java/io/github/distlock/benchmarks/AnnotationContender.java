@@ -28,6 +28,11 @@ final class AnnotationContender implements MutexContender {
 		this.locks = this.context.getBean(AnnotatedLocks.class);
 	}
 
+	/** The annotated bean, for the scenarios other than the mutex ones. */
+	AnnotatedLocks annotated() {
+		return this.locks;
+	}
+
 	@Override
 	public void cycle(String key) {
 		this.locks.cycle(key);

@@ -18,8 +18,9 @@ import io.github.distlock.core.MultiLockHandle;
 
 /**
  * Three locks taken together and released, from one thread: Curator's
- * {@link InterProcessMultiLock} against distlock's {@code locks.multi(...)} (sorted
- * order, one deadline for the set).
+ * {@link InterProcessMultiLock} against distlock's {@code locks.multi(...)} and a
+ * {@code @DistributedLock} whose path template gives a list (sorted order, one deadline
+ * for the set).
  */
 public class MultiLockBenchmark {
 
@@ -34,6 +35,9 @@ public class MultiLockBenchmark {
 			}
 			state.raw.release();
 		}
+		else if (state.annotation != null) {
+			state.annotation.annotated().all(KEYS);
+		}
 		else {
 			try (MultiLockHandle handle = state.locks.locks()
 				.multi(KEYS.stream().map(state.locks.locks()::mutex).toList())
@@ -47,12 +51,14 @@ public class MultiLockBenchmark {
 	@State(Scope.Benchmark)
 	public static class Contender {
 
-		@Param({ RawCuratorContender.NAME, DistlockContender.NAME })
+		@Param({ RawCuratorContender.NAME, DistlockContender.NAME, AnnotationContender.NAME })
 		public String contender = RawCuratorContender.NAME;
 
 		CuratorFramework client;
 
 		InterProcessMultiLock raw;
+
+		AnnotationContender annotation;
 
 		DistlockContender locks;
 
@@ -61,6 +67,9 @@ public class MultiLockBenchmark {
 			if (this.contender.equals(RawCuratorContender.NAME)) {
 				this.client = BenchmarkClients.start();
 				this.raw = new InterProcessMultiLock(this.client, KEYS.stream().map((key) -> "/raw/" + key).toList());
+			}
+			else if (this.contender.equals(AnnotationContender.NAME)) {
+				this.annotation = new AnnotationContender();
 			}
 			else {
 				this.locks = new DistlockContender();
@@ -74,6 +83,9 @@ public class MultiLockBenchmark {
 			}
 			if (this.locks != null) {
 				this.locks.close();
+			}
+			if (this.annotation != null) {
+				this.annotation.close();
 			}
 		}
 

@@ -20,8 +20,9 @@ import io.github.distlock.core.LockHandle;
 
 /**
  * Eight threads of one client on one read/write lock, 90% reads and 10% writes. Only
- * Curator's {@link InterProcessReadWriteLock} and distlock's programmatic read/write lock
- * take part (no annotation for it yet, none in the peers).
+ * Curator's {@link InterProcessReadWriteLock} and distlock's read/write lock,
+ * programmatic and through {@code @ReadLock}/{@code @WriteLock}, take part (the peers
+ * have none).
  */
 public class ReadWriteMixBenchmark {
 
@@ -36,6 +37,14 @@ public class ReadWriteMixBenchmark {
 			}
 			mutex.release();
 		}
+		else if (state.annotation != null) {
+			if (write) {
+				state.annotation.annotated().write("mix");
+			}
+			else {
+				state.annotation.annotated().read("mix");
+			}
+		}
 		else {
 			try (LockHandle handle = (write ? state.distlock.writeLock() : state.distlock.readLock())
 				.acquire(MutexContender.WAIT)) {
@@ -48,12 +57,14 @@ public class ReadWriteMixBenchmark {
 	@State(Scope.Benchmark)
 	public static class Contender {
 
-		@Param({ RawCuratorContender.NAME, DistlockContender.NAME })
+		@Param({ RawCuratorContender.NAME, DistlockContender.NAME, AnnotationContender.NAME })
 		public String contender = RawCuratorContender.NAME;
 
 		CuratorFramework client;
 
 		InterProcessReadWriteLock raw;
+
+		AnnotationContender annotation;
 
 		DistlockContender locks;
 
@@ -64,6 +75,9 @@ public class ReadWriteMixBenchmark {
 			if (this.contender.equals(RawCuratorContender.NAME)) {
 				this.client = BenchmarkClients.start();
 				this.raw = new InterProcessReadWriteLock(this.client, "/raw-rw/mix");
+			}
+			else if (this.contender.equals(AnnotationContender.NAME)) {
+				this.annotation = new AnnotationContender();
 			}
 			else {
 				this.locks = new DistlockContender();
@@ -78,6 +92,9 @@ public class ReadWriteMixBenchmark {
 			}
 			if (this.locks != null) {
 				this.locks.close();
+			}
+			if (this.annotation != null) {
+				this.annotation.close();
 			}
 		}
 

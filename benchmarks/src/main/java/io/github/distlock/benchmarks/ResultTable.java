@@ -36,9 +36,7 @@ final class ResultTable {
 
 	private static final Map<String, String> NOT_APPLICABLE = Map.of("tryLockMiss/spring-integration",
 			"n/a: tryLock() waits 1 s, tryLock(0) never asks ZooKeeper", "shedlock",
-			"n/a: ShedLock never waits for a lock", "distlock-annotation",
-			"n/a: not benchmarked (annotation for this kind landed after this run)", "spring-integration",
-			"n/a: registry has mutexes only");
+			"n/a: ShedLock never waits for a lock", "spring-integration", "n/a: registry has mutexes only");
 
 	private ResultTable() {
 	}

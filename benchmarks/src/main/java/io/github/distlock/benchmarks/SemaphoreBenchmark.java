@@ -19,8 +19,8 @@ import io.github.distlock.core.LockHandle;
 
 /**
  * Sixteen threads of one client on a semaphore of four permits: Curator's
- * {@link InterProcessSemaphoreV2} against distlock's semaphore (which checks that every
- * node declares the same number of permits).
+ * {@link InterProcessSemaphoreV2} against distlock's semaphore, programmatic and through
+ * {@code @Semaphore} (which checks that every node declares the same number of permits).
  */
 public class SemaphoreBenchmark {
 
@@ -36,6 +36,9 @@ public class SemaphoreBenchmark {
 			}
 			state.raw.returnLease(lease);
 		}
+		else if (state.annotation != null) {
+			state.annotation.annotated().permit("pool");
+		}
 		else {
 			try (LockHandle handle = state.distlock.acquire(MutexContender.WAIT)) {
 				// nothing to do under the permit
@@ -47,12 +50,14 @@ public class SemaphoreBenchmark {
 	@State(Scope.Benchmark)
 	public static class Contender {
 
-		@Param({ RawCuratorContender.NAME, DistlockContender.NAME })
+		@Param({ RawCuratorContender.NAME, DistlockContender.NAME, AnnotationContender.NAME })
 		public String contender = RawCuratorContender.NAME;
 
 		CuratorFramework client;
 
 		InterProcessSemaphoreV2 raw;
+
+		AnnotationContender annotation;
 
 		DistlockContender locks;
 
@@ -63,6 +68,9 @@ public class SemaphoreBenchmark {
 			if (this.contender.equals(RawCuratorContender.NAME)) {
 				this.client = BenchmarkClients.start();
 				this.raw = new InterProcessSemaphoreV2(this.client, "/raw-semaphore/pool", PERMITS);
+			}
+			else if (this.contender.equals(AnnotationContender.NAME)) {
+				this.annotation = new AnnotationContender();
 			}
 			else {
 				this.locks = new DistlockContender();
@@ -77,6 +85,9 @@ public class SemaphoreBenchmark {
 			}
 			if (this.locks != null) {
 				this.locks.close();
+			}
+			if (this.annotation != null) {
+				this.annotation.close();
 			}
 		}
 
