@@ -60,10 +60,21 @@ public class DistlockHealthIndicator extends AbstractHealthIndicator {
 	 */
 	public DistlockHealthIndicator(CuratorFramework client, Locks locks, Duration probeTimeout) {
 		super("ZooKeeper health check failed");
+		if (probeTimeout.isNegative() || probeTimeout.isZero()) {
+			throw new IllegalArgumentException("The probe timeout must be positive, not " + probeTimeout);
+		}
 		this.client = client;
 		this.locks = locks;
 		this.probeTimeout = probeTimeout;
 		client.getConnectionStateListenable().addListener(this.listener);
+	}
+
+	/**
+	 * How long the health check waits for ZooKeeper to answer.
+	 * @return the probe timeout
+	 */
+	public Duration getProbeTimeout() {
+		return this.probeTimeout;
 	}
 
 	@Override

@@ -1,11 +1,14 @@
 package io.github.distlock.autoconfigure;
 
+import java.time.Duration;
+
 import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -16,7 +19,8 @@ import io.github.distlock.core.Locks;
 /**
  * {@link AutoConfiguration Auto-configuration} of the {@code distlock} health indicator,
  * when Spring Boot's health support is present
- * ({@code management.health.distlock.enabled} turns it off).
+ * ({@code management.health.distlock.enabled} turns it off;
+ * {@code distlock.health.timeout} bounds its probe).
  */
 @AutoConfiguration(after = DistlockAutoConfiguration.class)
 @ConditionalOnClass({ AbstractHealthIndicator.class, CuratorFramework.class })
@@ -26,8 +30,14 @@ public final class DistlockHealthContributorAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(name = "distlockHealthIndicator")
-	DistlockHealthIndicator distlockHealthIndicator(CuratorFramework curatorFramework, Locks locks) {
-		return new DistlockHealthIndicator(curatorFramework, locks);
+	DistlockHealthIndicator distlockHealthIndicator(CuratorFramework curatorFramework, Locks locks,
+			DistlockProperties properties) {
+		Duration timeout = properties.getHealth().getTimeout();
+		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+			throw new IllegalStateException("distlock.health.timeout must be a positive duration such as '2s', not '"
+					+ ((timeout != null) ? DurationStyle.SIMPLE.print(timeout) : "") + "'");
+		}
+		return new DistlockHealthIndicator(curatorFramework, locks, timeout);
 	}
 
 }

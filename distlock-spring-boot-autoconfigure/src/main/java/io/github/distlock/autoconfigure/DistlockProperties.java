@@ -28,6 +28,8 @@ public class DistlockProperties {
 
 	private final Lock lock = new Lock();
 
+	private final Health health = new Health();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -42,6 +44,10 @@ public class DistlockProperties {
 
 	public Lock getLock() {
 		return this.lock;
+	}
+
+	public Health getHealth() {
+		return this.health;
 	}
 
 	/**
@@ -488,6 +494,27 @@ public class DistlockProperties {
 
 		public void setConnectionLossPolicy(ConnectionLossPolicy connectionLossPolicy) {
 			this.connectionLossPolicy = connectionLossPolicy;
+		}
+
+	}
+
+	/**
+	 * The {@code distlock} health indicator.
+	 */
+	public static class Health {
+
+		/**
+		 * How long the health check waits for ZooKeeper to answer a read before it
+		 * reports DOWN; keep it below the timeout of whatever polls the health endpoint.
+		 */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
 		}
 
 	}

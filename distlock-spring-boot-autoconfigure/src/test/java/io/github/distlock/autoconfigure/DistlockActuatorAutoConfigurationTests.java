@@ -1,5 +1,7 @@
 package io.github.distlock.autoconfigure;
 
+import java.time.Duration;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.test.TestingServer;
@@ -52,6 +54,24 @@ class DistlockActuatorAutoConfigurationTests {
 			assertThat(context).hasSingleBean(DistlockHealthIndicator.class).hasSingleBean(DistlockEndpoint.class);
 			assertThat(context).hasBean("distlockHealthIndicator");
 		});
+	}
+
+	@Test
+	void runShouldGiveTheIndicatorTheConfiguredProbeTimeout() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(DistlockHealthIndicator.class).getProbeTimeout())
+			.isEqualTo(Duration.ofSeconds(2)));
+		this.contextRunner.withPropertyValues("distlock.health.timeout=750ms")
+			.run((context) -> assertThat(context.getBean(DistlockHealthIndicator.class).getProbeTimeout())
+				.isEqualTo(Duration.ofMillis(750)));
+	}
+
+	@Test
+	void runWithANonPositiveProbeTimeoutShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("distlock.health.timeout=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distlock.health.timeout must be a positive duration")
+				.hasMessageContaining("'0ms'"));
 	}
 
 	@Test
