@@ -6,15 +6,12 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 import io.github.distlock.core.MultiLockHandle;
+import io.github.distlock.curator.CuratorLocks;
 
 /**
  * Three locks taken together and released, from one thread: Curator's
@@ -35,12 +32,11 @@ public class MultiLockBenchmark {
 			}
 			state.raw.release();
 		}
-		else if (state.annotation != null) {
-			state.annotation.annotated().all(KEYS);
+		else if (state.annotated != null) {
+			state.annotated.all(KEYS);
 		}
 		else {
-			try (MultiLockHandle handle = state.locks.locks()
-				.multi(KEYS.stream().map(state.locks.locks()::mutex).toList())
+			try (MultiLockHandle handle = state.locks.multi(KEYS.stream().map(state.locks::mutex).toList())
 				.acquire(MutexContender.WAIT)) {
 				// nothing to do under the locks
 			}
@@ -49,44 +45,20 @@ public class MultiLockBenchmark {
 
 	/** One contender on its own session. */
 	@State(Scope.Benchmark)
-	public static class Contender {
-
-		@Param({ RawCuratorContender.NAME, DistlockContender.NAME, AnnotationContender.NAME })
-		public String contender = RawCuratorContender.NAME;
-
-		CuratorFramework client;
+	public static class Contender extends RecipeContender {
 
 		InterProcessMultiLock raw;
 
-		AnnotationContender annotation;
+		CuratorLocks locks;
 
-		DistlockContender locks;
-
-		@Setup(Level.Trial)
-		public void start() {
-			if (this.contender.equals(RawCuratorContender.NAME)) {
-				this.client = BenchmarkClients.start();
-				this.raw = new InterProcessMultiLock(this.client, KEYS.stream().map((key) -> "/raw/" + key).toList());
-			}
-			else if (this.contender.equals(AnnotationContender.NAME)) {
-				this.annotation = new AnnotationContender();
-			}
-			else {
-				this.locks = new DistlockContender();
-			}
+		@Override
+		void startRaw(CuratorFramework client) {
+			this.raw = new InterProcessMultiLock(client, KEYS.stream().map((key) -> "/raw/" + key).toList());
 		}
 
-		@TearDown(Level.Trial)
-		public void stop() {
-			if (this.client != null) {
-				this.client.close();
-			}
-			if (this.locks != null) {
-				this.locks.close();
-			}
-			if (this.annotation != null) {
-				this.annotation.close();
-			}
+		@Override
+		void startDistlock(CuratorLocks locks) {
+			this.locks = locks;
 		}
 
 	}

@@ -7,16 +7,13 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 import io.github.distlock.core.ClusterReadWriteLock;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.curator.CuratorLocks;
 
 /**
  * Eight threads of one client on one read/write lock, 90% reads and 10% writes. Only
@@ -37,12 +34,12 @@ public class ReadWriteMixBenchmark {
 			}
 			mutex.release();
 		}
-		else if (state.annotation != null) {
+		else if (state.annotated != null) {
 			if (write) {
-				state.annotation.annotated().write("mix");
+				state.annotated.write("mix");
 			}
 			else {
-				state.annotation.annotated().read("mix");
+				state.annotated.read("mix");
 			}
 		}
 		else {
@@ -55,47 +52,20 @@ public class ReadWriteMixBenchmark {
 
 	/** One read/write lock of one contender, shared by all threads. */
 	@State(Scope.Benchmark)
-	public static class Contender {
-
-		@Param({ RawCuratorContender.NAME, DistlockContender.NAME, AnnotationContender.NAME })
-		public String contender = RawCuratorContender.NAME;
-
-		CuratorFramework client;
+	public static class Contender extends RecipeContender {
 
 		InterProcessReadWriteLock raw;
 
-		AnnotationContender annotation;
-
-		DistlockContender locks;
-
 		ClusterReadWriteLock distlock;
 
-		@Setup(Level.Trial)
-		public void start() {
-			if (this.contender.equals(RawCuratorContender.NAME)) {
-				this.client = BenchmarkClients.start();
-				this.raw = new InterProcessReadWriteLock(this.client, "/raw-rw/mix");
-			}
-			else if (this.contender.equals(AnnotationContender.NAME)) {
-				this.annotation = new AnnotationContender();
-			}
-			else {
-				this.locks = new DistlockContender();
-				this.distlock = this.locks.locks().readWrite("mix");
-			}
+		@Override
+		void startRaw(CuratorFramework client) {
+			this.raw = new InterProcessReadWriteLock(client, "/raw-rw/mix");
 		}
 
-		@TearDown(Level.Trial)
-		public void stop() {
-			if (this.client != null) {
-				this.client.close();
-			}
-			if (this.locks != null) {
-				this.locks.close();
-			}
-			if (this.annotation != null) {
-				this.annotation.close();
-			}
+		@Override
+		void startDistlock(CuratorLocks locks) {
+			this.distlock = locks.readWrite("mix");
 		}
 
 	}

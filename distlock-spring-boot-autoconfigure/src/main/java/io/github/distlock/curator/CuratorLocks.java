@@ -346,11 +346,6 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 				+ this.semaphores.inUse();
 	}
 
-	/** Number of recipe instances kept for reuse although nobody uses them. */
-	int idleRecipes() {
-		return this.mutexes.idle() + this.semaphoreMutexes.idle() + this.readWriteLocks.idle() + this.semaphores.idle();
-	}
-
 	/**
 	 * Stop the deadline watchdog. Locks still held stay held until released or until the
 	 * client's session ends; the client itself is not closed.

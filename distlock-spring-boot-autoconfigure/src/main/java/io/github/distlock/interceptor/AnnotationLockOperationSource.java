@@ -173,9 +173,9 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 				+ MethodDescriptions.describe(method);
 		checkMethod(method, description);
 		AnnotatedElementKey element = new AnnotatedElementKey(method, targetClass);
-		String[] parameterNames = this.parameterNames.getParameterNames(method);
-		LockPathTemplate path = parsePath(template, type, element, description).bind(method, parameterNames);
-		List<String> collectionParts = path.collectionParts(method, parameterNames);
+		LockPathTemplate path = parsePath(template, type, element, description).bind(method,
+				this.parameterNames.getParameterNames(method));
+		List<String> collectionParts = path.collectionParts(method);
 		if (collectionParts.size() > 1) {
 			throw new LockConfigurationException(description + ": parts " + String.join(" and ", collectionParts)
 					+ " of path template '" + template + "' both give collections; at most one part of a template "

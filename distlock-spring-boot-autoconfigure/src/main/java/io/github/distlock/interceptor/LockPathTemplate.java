@@ -41,8 +41,6 @@ public final class LockPathTemplate {
 
 	private static final Pattern PARAMETER_REFERENCE = Pattern.compile("#([A-Za-z_$][A-Za-z0-9_$]*)");
 
-	private static final Pattern POSITIONAL = Pattern.compile("[ap]([0-9]{1,4})");
-
 	private final String template;
 
 	private final List<Part> parts;
@@ -118,47 +116,24 @@ public final class LockPathTemplate {
 
 	/**
 	 * Return the {@code #{...}} parts that can be seen, without a call, to give a
-	 * collection or an array: a plain reference ({@code #name}, {@code #p0}, {@code #a0})
-	 * to a parameter declared as a {@code Collection} or an array. Other parts may still
+	 * collection or an array: of a {@linkplain #bind bound} template, the parts that read
+	 * a parameter declared as a {@code Collection} or an array. Other parts may still
 	 * give one at call time.
 	 * @param method the annotated method
-	 * @param parameterNames its parameter names, or {@code null} if unknown
 	 * @return the parts, as written ({@code #{#ids}})
 	 */
-	List<String> collectionParts(Method method, @Nullable String @Nullable [] parameterNames) {
+	List<String> collectionParts(Method method) {
 		List<String> found = new ArrayList<>();
 		Class<?>[] types = method.getParameterTypes();
 		for (Part part : this.parts) {
-			if (!(part instanceof Dynamic dynamic)) {
-				continue;
-			}
-			String expression = dynamic.expression().getExpressionString().trim();
-			Matcher matcher = PARAMETER_REFERENCE.matcher(expression);
-			if (!matcher.matches()) {
-				continue;
-			}
-			int index = parameterIndex(matcher.group(1), parameterNames, types.length);
-			if (index >= 0 && (types[index].isArray() || Collection.class.isAssignableFrom(types[index]))) {
-				found.add("#{" + dynamic.expression().getExpressionString() + "}");
-			}
-		}
-		return found;
-	}
-
-	private static int parameterIndex(String name, @Nullable String @Nullable [] parameterNames, int count) {
-		if (parameterNames != null) {
-			for (int i = 0; i < parameterNames.length; i++) {
-				if (name.equals(parameterNames[i])) {
-					return i;
+			if (part instanceof Dynamic dynamic && dynamic.argument() >= 0) {
+				Class<?> type = types[dynamic.argument()];
+				if (type.isArray() || Collection.class.isAssignableFrom(type)) {
+					found.add(dynamic.name());
 				}
 			}
 		}
-		Matcher positional = POSITIONAL.matcher(name);
-		if (positional.matches()) {
-			int index = Integer.parseInt(positional.group(1));
-			return (index < count) ? index : -1;
-		}
-		return -1;
+		return found;
 	}
 
 	/**
