@@ -20,6 +20,7 @@ import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReentryException;
 import io.github.distlock.core.LockReleaseException;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
