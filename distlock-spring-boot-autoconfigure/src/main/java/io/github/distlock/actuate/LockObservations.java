@@ -80,6 +80,11 @@ public final class LockObservations implements LockEventListener {
 		}
 
 		@Override
+		public void cancelled() {
+			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.CANCELLED).stop();
+		}
+
+		@Override
 		public void failed(Throwable error) {
 			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.ERROR).error(error).stop();
 		}

@@ -79,7 +79,7 @@ class MultiLockTest {
 				.satisfies(LockHandle::close);
 			assertThat(this.node1.client().checkExists().forPath("/mutex/accounts/c")).isNull();
 		}
-		assertThat(this.node1.recipesInUse()).isZero();
+		assertThat(this.node1.leftovers()).isZero();
 	}
 
 	@Test

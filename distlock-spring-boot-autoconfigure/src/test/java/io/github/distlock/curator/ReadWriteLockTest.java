@@ -108,7 +108,7 @@ class ReadWriteLockTest {
 				.withMessageContaining("Release the read lock first");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
 		}
-		assertThat(this.node1.recipesInUse()).isZero();
+		assertThat(this.node1.leftovers()).isZero();
 	}
 
 	@Test
