@@ -144,7 +144,9 @@ class LockMetricsTest {
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
 			.hasNumberOfObservationsWithNameEqualTo("distlock.lock", 2)
 			.hasAnObservationWithAKeyValue("outcome", "timeout")
-			.hasAnObservationWithAKeyValue("outcome", "acquired");
+			.hasAnObservationWithAKeyValue("outcome", "acquired")
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).allSatisfy(
+					(context) -> assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false")));
 	}
 
 	@Test
@@ -157,6 +159,7 @@ class LockMetricsTest {
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
 			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).singleElement().satisfies((context) -> {
 				assertThat(context.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("error");
+				assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false");
 				assertThat(context.getError()).isInstanceOf(LockConfigurationException.class);
 			}));
 	}
