@@ -19,7 +19,8 @@ import io.github.distlock.core.LockPath;
  * {@linkplain LockPath#template() template} (never by resolved path):
  * <ul>
  * <li>{@value #ACQUIRE} timer: time to acquire, tags {@code kind}, {@code name},
- * {@code outcome} ({@code acquired}, {@code timeout}, {@code error});</li>
+ * {@code outcome} ({@code acquired}, {@code timeout}, {@code cancelled},
+ * {@code error});</li>
  * <li>{@value #HOLD} timer: time from acquisition to release, tags {@code kind},
  * {@code name};</li>
  * <li>{@value #ACTIVE} long task timer: locks held and acquisitions waiting now, and for
@@ -83,6 +84,8 @@ public final class LockMetrics implements LockEventListener {
 
 		private final Timer failed;
 
+		private final Timer cancelled;
+
 		private final Timer hold;
 
 		private final LongTaskTimer held;
@@ -96,6 +99,7 @@ public final class LockMetrics implements LockEventListener {
 			this.acquired = acquireTimer(registry, tags, LockTags.ACQUIRED);
 			this.timedOut = acquireTimer(registry, tags, LockTags.TIMEOUT);
 			this.failed = acquireTimer(registry, tags, LockTags.ERROR);
+			this.cancelled = acquireTimer(registry, tags, LockTags.CANCELLED);
 			this.hold = Timer.builder(HOLD)
 				.description("Time distributed locks were held, from acquisition to release")
 				.tags(tags)
@@ -159,6 +163,12 @@ public final class LockMetrics implements LockEventListener {
 		public void timedOut() {
 			this.waiting.stop();
 			this.meters.timedOut.record(this.clock.monotonicTime() - this.start, TimeUnit.NANOSECONDS);
+		}
+
+		@Override
+		public void cancelled() {
+			this.waiting.stop();
+			this.meters.cancelled.record(this.clock.monotonicTime() - this.start, TimeUnit.NANOSECONDS);
 		}
 
 		@Override

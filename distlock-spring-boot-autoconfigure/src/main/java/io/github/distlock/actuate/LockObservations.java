@@ -86,6 +86,13 @@ public final class LockObservations implements LockEventListener {
 		}
 
 		@Override
+		public void cancelled() {
+			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.CANCELLED)
+				.lowCardinalityKeyValue(LOST, "false")
+				.stop();
+		}
+
+		@Override
 		public void failed(Throwable error) {
 			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.ERROR)
 				.lowCardinalityKeyValue(LOST, "false")

@@ -24,6 +24,8 @@ final class LockTags {
 
 	static final String ERROR = "error";
 
+	static final String CANCELLED = "cancelled";
+
 	private static final String[] KINDS;
 
 	static {

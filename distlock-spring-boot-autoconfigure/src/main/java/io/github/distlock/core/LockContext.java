@@ -1,14 +1,13 @@
 package io.github.distlock.core;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The locks the current thread holds, outermost first: what a locked method asks to learn
- * whether its locks still hold, and to read their fencing tokens.
+ * The locks the current thread (or another {@link LockScope}) holds, outermost first:
+ * what a locked method asks to learn whether its locks still hold, and to read their
+ * fencing tokens.
  *
  * <pre class="code">
  * &#64;DistributedLock("orders/#{#order.id}")
@@ -20,42 +19,31 @@ import java.util.stream.Collectors;
  */
 public final class LockContext {
 
-	private static final ThreadLocal<Deque<LockHandle>> held = ThreadLocal.withInitial(() -> new ArrayDeque<>(4));
+	private final String holder;
 
 	private final List<LockHandle> locks;
 
-	private LockContext(List<LockHandle> locks) {
+	private LockContext(String holder, List<LockHandle> locks) {
+		this.holder = holder;
 		this.locks = locks;
 	}
 
 	/**
-	 * Return the locks the current thread holds now.
+	 * Return the locks the current thread holds now through the synchronous API.
 	 * @return a snapshot, empty if it holds none
 	 */
 	public static LockContext current() {
-		Deque<LockHandle> stack = held.get();
-		stack.removeIf((handle) -> handle.state() == LockState.RELEASED);
-		return new LockContext(List.copyOf(stack));
+		return of(LockScope.currentThread());
 	}
 
 	/**
-	 * Record that the current thread acquired a lock. For lock implementations.
-	 * @param handle the handle of the acquired lock
+	 * Return the locks the given scope holds now, such as the scope of a reactive
+	 * pipeline or a coroutine.
+	 * @param scope the scope
+	 * @return a snapshot, empty if it holds none
 	 */
-	public static void enter(LockHandle handle) {
-		held.get().addLast(handle);
-	}
-
-	/**
-	 * Record that the current thread released a lock. For lock implementations.
-	 * @param handle the handle of the released lock
-	 */
-	public static void exit(LockHandle handle) {
-		Deque<LockHandle> stack = held.get();
-		stack.removeLastOccurrence(handle);
-		if (stack.isEmpty()) {
-			held.remove();
-		}
+	public static LockContext of(LockScope scope) {
+		return new LockContext(scope.name(), scope.handles());
 	}
 
 	/** The locks, outermost first. */
@@ -64,7 +52,7 @@ public final class LockContext {
 	}
 
 	/**
-	 * Whether the thread holds at least one lock and every one of them is
+	 * Whether the holder holds at least one lock and every one of them is
 	 * {@link LockState#HELD}.
 	 */
 	public boolean isHeld() {
@@ -72,13 +60,13 @@ public final class LockContext {
 	}
 
 	/**
-	 * Check that every lock of the thread is still held.
+	 * Check that every lock of the holder is still held.
 	 * @throws LockLostException naming the locks that are not, or saying that none is
 	 * held
 	 */
 	public void assertHeld() {
 		if (this.locks.isEmpty()) {
-			throw new LockLostException("Thread '" + Thread.currentThread().getName() + "' holds no lock");
+			throw new LockLostException(this.holder + " holds no lock");
 		}
 		List<LockHandle> notHeld = new ArrayList<>();
 		for (LockHandle handle : this.locks) {
@@ -87,22 +75,20 @@ public final class LockContext {
 			}
 		}
 		if (!notHeld.isEmpty()) {
-			throw new LockLostException("Lock "
-					+ notHeld.stream()
-						.map((handle) -> "'" + handle.path() + "' (" + handle.state() + ")")
-						.collect(Collectors.joining(", "))
-					+ " no longer held by thread '" + Thread.currentThread().getName() + "'");
+			throw new LockLostException("Lock " + notHeld.stream()
+				.map((handle) -> "'" + handle.path() + "' (" + handle.state() + ")")
+				.collect(Collectors.joining(", ")) + " no longer held by " + this.holder);
 		}
 	}
 
 	/**
 	 * Return the fencing token of the innermost lock.
 	 * @return the token
-	 * @throws IllegalStateException if the thread holds no lock
+	 * @throws LockLostException if the holder holds no lock
 	 */
 	public long fencingToken() {
 		if (this.locks.isEmpty()) {
-			throw new IllegalStateException("Thread '" + Thread.currentThread().getName() + "' holds no lock");
+			throw new LockLostException(this.holder + " holds no lock");
 		}
 		return this.locks.get(this.locks.size() - 1).fencingToken();
 	}
@@ -111,7 +97,7 @@ public final class LockContext {
 	 * Return the fencing token of the lock at the given path.
 	 * @param path the lock path
 	 * @return the token
-	 * @throws IllegalStateException if the thread holds no lock at that path
+	 * @throws LockLostException if the holder holds no lock at that path
 	 */
 	public long fencingToken(LockPath path) {
 		for (int i = this.locks.size() - 1; i >= 0; i--) {
@@ -119,8 +105,7 @@ public final class LockContext {
 				return this.locks.get(i).fencingToken();
 			}
 		}
-		throw new IllegalStateException(
-				"Thread '" + Thread.currentThread().getName() + "' holds no lock at '" + path + "'");
+		throw new LockLostException(this.holder + " holds no lock at '" + path + "'");
 	}
 
 }

@@ -2,9 +2,11 @@ package io.github.distlock.core;
 
 /**
  * Told of every acquisition of a lock that has to contend for it (a re-entry of a lock
- * the thread already holds is not one), for metrics and tracing. Implementations are
- * called on the hot path and on Curator's event thread, so they must be quick and must
- * not throw.
+ * the holder already holds is not one), for metrics and tracing. Implementations are
+ * called on the hot path, so they must be quick and must not throw. They are never called
+ * on a ZooKeeper or Curator thread: an outcome is reported by the thread that receives it
+ * (the caller of a synchronous acquisition, the executor of an asynchronous one), a
+ * release by the thread that releases, and a loss by distlock's event thread.
  * <p>
  * Name a lock by {@link LockPath#template()}, never by its resolved path, wherever the
  * number of distinct names matters (metric tags): resolved paths are unbounded.
@@ -21,9 +23,9 @@ public interface LockEventListener {
 
 	/**
 	 * One acquisition, from its start to its end or, once acquired, to its release. Each
-	 * attempt ends with exactly one of {@link #acquired}, {@link #timedOut} and
-	 * {@link #failed}; an acquired one then ends with {@link #released}, possibly after
-	 * {@link #lost}.
+	 * attempt ends with exactly one of {@link #acquired}, {@link #timedOut},
+	 * {@link #cancelled} and {@link #failed}; an acquired one then ends with
+	 * {@link #released}, possibly after {@link #lost}.
 	 */
 	interface Attempt {
 
@@ -43,6 +45,13 @@ public interface LockEventListener {
 		}
 
 		/**
+		 * The acquisition was abandoned by its caller (an interrupt, a cancelled future
+		 * or subscription) before it got the lock.
+		 */
+		default void cancelled() {
+		}
+
+		/**
 		 * The acquisition failed for another reason than the wait time.
 		 * @param error what went wrong
 		 */
@@ -50,7 +59,8 @@ public interface LockEventListener {
 		}
 
 		/**
-		 * The held lock became {@link LockState#LOST}; called on Curator's event thread.
+		 * The held lock became {@link LockState#LOST}; called on distlock's event thread,
+		 * after {@link #acquired}.
 		 */
 		default void lost() {
 		}

@@ -1,9 +1,16 @@
 package io.github.distlock.core;
 
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * A held lock. Closing the handle releases the lock; closing it again does nothing.
+ * A held lock. Closing the handle releases the lock; closing it again does nothing. A
+ * handle belongs to the acquisition, not to a thread: any thread may close it.
+ * <p>
+ * Closing sends the release to ZooKeeper without waiting for its answer: ZooKeeper
+ * handles one session's requests in order, so a later acquisition by this application
+ * always comes after the release. A caller that must know the release reached ZooKeeper
+ * (before handing work to another process, say) uses {@link #closeAsync()}.
  */
 public interface LockHandle extends AutoCloseable {
 
@@ -54,11 +61,20 @@ public interface LockHandle extends AutoCloseable {
 
 	/**
 	 * Release the lock. Does nothing if this handle was closed already. Never waits for
-	 * an unreachable ZooKeeper: the lock node is then removed in the background once the
-	 * connection returns, or dies with the session.
-	 * @throws LockReleaseException if ZooKeeper refused the release
+	 * ZooKeeper: the lock node is deleted in the background, also after the connection
+	 * returns if ZooKeeper is unreachable now, or dies with the session.
 	 */
 	@Override
 	void close();
+
+	/**
+	 * Release the lock, as {@link #close()} does, and return a future that completes when
+	 * ZooKeeper confirmed it: the lock node is gone, or died with its session. For a
+	 * handle of a re-entry (an inner acquisition of a reentrant lock) the lock stays held
+	 * by the outer one and the future completes at once.
+	 * @return the confirmation; completes exceptionally with a
+	 * {@link LockReleaseException} if ZooKeeper refused the delete
+	 */
+	CompletableFuture<Void> closeAsync();
 
 }

@@ -1,26 +1,36 @@
 package io.github.distlock.core;
 
 /**
- * The kinds of lock distlock offers. Each kind keeps its ZooKeeper nodes in a subtree of
- * its own under the lock root, so one name used by two kinds never mixes their nodes.
+ * The kinds of lock distlock offers. Each protocol keeps its ZooKeeper nodes in a subtree
+ * of its own under the lock root, so one name used by two protocols never mixes their
+ * nodes. Both kinds of mutex are one lock: reentrancy is the caller's policy, not another
+ * queue.
  */
 public enum LockKind {
 
-	/** Reentrant, fair mutex (Curator {@code InterProcessMutex}). */
+	/** Reentrant, fair mutex (the protocol of Curator's {@code InterProcessMutex}). */
 	MUTEX("mutex"),
 
-	/** Non-reentrant mutex (Curator {@code InterProcessSemaphoreMutex}). */
-	NON_REENTRANT_MUTEX("mutex-nr"),
+	/**
+	 * The same mutex, taken without reentrancy: a holder asking again is refused at once.
+	 */
+	NON_REENTRANT_MUTEX("mutex"),
 
-	/** Shared side of a read/write lock (Curator {@code InterProcessReadWriteLock}). */
+	/**
+	 * Shared side of a read/write lock (the protocol of Curator's
+	 * {@code InterProcessReadWriteLock}).
+	 */
 	READ("rw"),
 
 	/**
-	 * Exclusive side of a read/write lock (Curator {@code InterProcessReadWriteLock}).
+	 * Exclusive side of a read/write lock (the protocol of Curator's
+	 * {@code InterProcessReadWriteLock}).
 	 */
 	WRITE("rw"),
 
-	/** Counting semaphore (Curator {@code InterProcessSemaphoreV2}). */
+	/**
+	 * Counting semaphore (the protocol of Curator's {@code InterProcessSemaphoreV2}).
+	 */
 	SEMAPHORE("semaphore");
 
 	private final String subtree;

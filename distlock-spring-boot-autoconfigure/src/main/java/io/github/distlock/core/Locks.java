@@ -45,9 +45,9 @@ public interface Locks {
 	}
 
 	/**
-	 * Return the non-reentrant mutex at the given path: a thread that holds it and asks
-	 * for it again gets a {@link LockReentryException} at once. Its handle may be closed
-	 * by another thread than the one that acquired it.
+	 * Return the mutex at the given path, taken without reentrancy: a thread that holds
+	 * it (either way) and asks for it again gets a {@link LockReentryException} at once.
+	 * It is the same lock as {@link #mutex(LockPath)}: reentrancy is the caller's policy.
 	 * @param path the lock path
 	 * @return the lock
 	 */
@@ -130,6 +130,19 @@ public interface Locks {
 	 */
 	default List<WaitingLock> waitingLocks() {
 		return List.of();
+	}
+
+	/**
+	 * Show who holds and who waits for the locks at the given path, of every kind, as
+	 * ZooKeeper has them now. Asks ZooKeeper and waits for its answers: not for hot
+	 * paths.
+	 * @param path the lock path
+	 * @return one entry per kind of lock that has nodes at the path; empty if none has
+	 * @throws UnsupportedOperationException if this implementation cannot tell
+	 * @throws LockAcquisitionException if ZooKeeper could not be read
+	 */
+	default List<LockQueue> inspect(LockPath path) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot inspect lock nodes");
 	}
 
 	/**

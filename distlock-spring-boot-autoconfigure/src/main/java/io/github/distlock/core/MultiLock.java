@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Several locks taken together: all of them within one wait time, or none.
@@ -21,6 +22,28 @@ public interface MultiLock {
 	 * @throws LockTimeoutException if not all were acquired in time; none is then held
 	 */
 	MultiLockHandle acquire(Duration waitTime);
+
+	/**
+	 * Start acquiring every lock without waiting, as
+	 * {@link ClusterLock#acquireAsync(Duration)} does for one: the future completes with
+	 * the handle once all are held, or with a {@link LockTimeoutException} (none held)
+	 * once the wait time is over. Cancelling it abandons the attempt and releases what
+	 * was taken.
+	 * @param waitTime how long to wait for all of them
+	 * @return the future handle
+	 */
+	default CompletableFuture<MultiLockHandle> acquireAsync(Duration waitTime) {
+		return acquireAsync(waitTime, LockScope.create("multi-lock"));
+	}
+
+	/**
+	 * Start acquiring every lock for the given scope without waiting, re-entering those
+	 * the scope holds.
+	 * @param waitTime how long to wait for all of them
+	 * @param scope who holds the locks, for reentrancy and {@link LockContext}
+	 * @return the future handle
+	 */
+	CompletableFuture<MultiLockHandle> acquireAsync(Duration waitTime, LockScope scope);
 
 	/**
 	 * Acquire every lock within the given time, or none.

@@ -1,6 +1,7 @@
 package io.github.distlock.core;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Held locks of a {@link MultiLock}. Closing it releases them in reverse order of
@@ -20,5 +21,12 @@ public interface MultiLockHandle extends AutoCloseable {
 	 */
 	@Override
 	void close();
+
+	/**
+	 * Release every lock, in reverse order, and return a future that completes when
+	 * ZooKeeper confirmed every release.
+	 * @return the confirmation
+	 */
+	CompletableFuture<Void> closeAsync();
 
 }

@@ -7,6 +7,12 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BiFunction;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link MultiLock} that takes its locks in one global order, sorted by kind and path, so
@@ -39,32 +45,44 @@ final class OrderedMultiLock implements MultiLock {
 
 	@Override
 	public MultiLockHandle acquire(Duration waitTime) {
-		boolean forever = waitTime.isNegative();
-		long deadline = System.nanoTime() + (forever ? 0 : saturatedNanos(waitTime));
-		List<LockHandle> held = new ArrayList<>(this.locks.size());
-		try {
-			for (ClusterLock lock : this.locks) {
-				Duration remaining = forever ? waitTime : Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0));
-				if (!forever && !waitTime.isZero() && remaining.isZero()) {
-					throw new LockTimeoutException("Lock '" + lock.path() + "' of a multi-lock over " + paths()
-							+ " was not reached within " + waitTime.toMillis() + "ms for the whole set", lock.path(),
-							waitTime, null);
-				}
-				try {
-					held.add(lock.acquire(remaining));
-				}
-				catch (LockTimeoutException ex) {
-					throw new LockTimeoutException("Multi-lock over " + paths() + " was not acquired within "
-							+ waitTime.toMillis() + "ms for the whole set: " + ex.getMessage(), lock.path(), waitTime,
-							ex);
-				}
+		CompletableFuture<MultiLockHandle> result = acquire(waitTime, (lock, remaining) -> {
+			try {
+				return CompletableFuture.completedFuture(lock.acquire(remaining));
 			}
+			catch (RuntimeException | Error ex) {
+				return CompletableFuture.failedFuture(ex);
+			}
+		});
+		// Complete already: every step ran on this thread.
+		try {
+			return result.join();
 		}
-		catch (RuntimeException | Error ex) {
-			releaseInReverse(held, ex);
+		catch (CompletionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
 			throw ex;
 		}
-		return new Handle(held);
+	}
+
+	@Override
+	public CompletableFuture<MultiLockHandle> acquireAsync(Duration waitTime, LockScope scope) {
+		return acquire(waitTime, (lock, remaining) -> lock.acquireAsync(remaining, scope));
+	}
+
+	/**
+	 * Take the locks one after the other, each with what is left of the wait time, and
+	 * release those taken in reverse order if one fails.
+	 */
+	private CompletableFuture<MultiLockHandle> acquire(Duration waitTime,
+			BiFunction<ClusterLock, Duration, CompletableFuture<LockHandle>> step) {
+		Chain chain = new Chain(waitTime, step);
+		chain.next();
+		return chain.result;
 	}
 
 	private List<String> paths() {
@@ -80,15 +98,99 @@ final class OrderedMultiLock implements MultiLock {
 		}
 	}
 
-	private static void releaseInReverse(List<LockHandle> held, Throwable primary) {
+	private static void releaseInReverse(List<LockHandle> held, @Nullable Throwable primary) {
 		for (int i = held.size() - 1; i >= 0; i--) {
 			try {
 				held.get(i).close();
 			}
 			catch (RuntimeException ex) {
-				primary.addSuppressed(ex);
+				if (primary != null) {
+					primary.addSuppressed(ex);
+				}
 			}
 		}
+	}
+
+	/** One acquisition of the whole set. */
+	private final class Chain {
+
+		private final Duration waitTime;
+
+		private final boolean forever;
+
+		private final long deadline;
+
+		private final BiFunction<ClusterLock, Duration, CompletableFuture<LockHandle>> step;
+
+		private final List<LockHandle> held = new ArrayList<>();
+
+		private final CompletableFuture<MultiLockHandle> result = new CompletableFuture<>();
+
+		private volatile @Nullable CompletableFuture<LockHandle> current;
+
+		Chain(Duration waitTime, BiFunction<ClusterLock, Duration, CompletableFuture<LockHandle>> step) {
+			this.waitTime = waitTime;
+			this.forever = waitTime.isNegative();
+			this.deadline = System.nanoTime() + (this.forever ? 0 : saturatedNanos(waitTime));
+			this.step = step;
+			this.result.whenComplete((handle, ex) -> {
+				if (ex instanceof CancellationException) {
+					CompletableFuture<LockHandle> pending = this.current;
+					if (pending != null) {
+						pending.cancel(false);
+					}
+				}
+			});
+		}
+
+		void next() {
+			int index = this.held.size();
+			if (index == OrderedMultiLock.this.locks.size()) {
+				Handle handle = new Handle(this.held);
+				if (!this.result.complete(handle)) {
+					handle.close();
+				}
+				return;
+			}
+			ClusterLock lock = OrderedMultiLock.this.locks.get(index);
+			Duration remaining = this.forever ? this.waitTime
+					: Duration.ofNanos(Math.max(this.deadline - System.nanoTime(), 0));
+			if (!this.forever && !this.waitTime.isZero() && remaining.isZero()) {
+				fail(new LockTimeoutException("Lock '" + lock.path() + "' of a multi-lock over " + paths()
+						+ " was not reached within " + this.waitTime.toMillis() + "ms for the whole set", lock.path(),
+						this.waitTime, null));
+				return;
+			}
+			CompletableFuture<LockHandle> pending = this.step.apply(lock, remaining);
+			this.current = pending;
+			pending.whenComplete((handle, ex) -> {
+				if (ex != null) {
+					Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+					if (cause instanceof LockTimeoutException timeout) {
+						cause = new LockTimeoutException(
+								"Multi-lock over " + paths() + " was not acquired within " + this.waitTime.toMillis()
+										+ "ms for the whole set: " + timeout.getMessage(),
+								lock.path(), this.waitTime, timeout);
+					}
+					fail(cause);
+				}
+				else if (this.result.isDone()) {
+					// Cancelled meanwhile.
+					this.held.add(handle);
+					releaseInReverse(this.held, null);
+				}
+				else {
+					this.held.add(handle);
+					next();
+				}
+			});
+		}
+
+		private void fail(Throwable failure) {
+			releaseInReverse(this.held, failure);
+			this.result.completeExceptionally(failure);
+		}
+
 	}
 
 	private record Handle(List<LockHandle> handles) implements MultiLockHandle {
@@ -116,6 +218,15 @@ final class OrderedMultiLock implements MultiLock {
 			if (failure != null) {
 				throw failure;
 			}
+		}
+
+		@Override
+		public CompletableFuture<Void> closeAsync() {
+			List<CompletableFuture<Void>> confirmations = new ArrayList<>(this.handles.size());
+			for (int i = this.handles.size() - 1; i >= 0; i--) {
+				confirmations.add(this.handles.get(i).closeAsync());
+			}
+			return CompletableFuture.allOf(confirmations.toArray(CompletableFuture[]::new));
 		}
 
 	}

@@ -1,16 +1,29 @@
 package io.github.distlock.curator;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,22 +31,34 @@ import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.ClusterReadWriteLock;
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockEventListener;
-import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockKind;
+import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockQueue;
+import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.WaitingLock;
 
 /**
- * {@link Locks} backed by Apache Curator's lock recipes on one {@link CuratorFramework}
- * client, which stands for one node of the cluster: its threads compete with each other
- * and with every other client's.
+ * {@link Locks} on one {@link CuratorFramework} client, which stands for one node of the
+ * cluster: its acquisitions compete with each other and with every other client's, also
+ * with raw Curator recipes on the same paths (the protocols are node for node Curator's).
  * <p>
- * Lock nodes live under the client's namespace, in one subtree per {@link LockKind}.
- * Recipe instances are shared by all threads using a path; once nobody holds or waits for
- * it, a bounded number are kept for reuse. Lock parents are container nodes, so ZooKeeper
- * reaps per-key paths once they are empty.
+ * The engine is event-driven, on Curator's asynchronous API: an {@link Attempt} per
+ * acquisition, its {@link QueuePosition}s driven by ZooKeeper's answers and watches, a
+ * {@link Hold} per granted node, per-path {@link LocalQueues} for exclusive locks, one
+ * {@link DeadlineTimer} thread for deadlines. Curator keeps doing what it does well:
+ * connection and session management, retries, protected creates, guaranteed deletes.
+ * Waiting costs no thread; nothing blocking and no code of the application runs on a
+ * ZooKeeper or Curator thread: asynchronous acquisitions complete on this object's
+ * executor, and loss notifications are delivered by a thread of distlock's own.
+ * <p>
+ * Lock nodes live under the client's namespace, in one subtree per protocol. Nothing is
+ * kept per key once a lock is released: lock parents are container nodes, which ZooKeeper
+ * reaps once they are empty.
  */
 public final class CuratorLocks implements Locks, AutoCloseable {
 
@@ -45,29 +70,28 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final HolderIdentity identity;
 
-	private final DeadlineWatchdog watchdog = new DeadlineWatchdog();
-
 	private final ConnectionLossPolicy connectionLossPolicy;
+
+	private final Executor executor;
+
+	private final DeadlineTimer timer = new DeadlineTimer();
+
+	private final ThreadPoolExecutor notifier;
+
+	private final LocalQueues localQueues = new LocalQueues();
 
 	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
 
-	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
+	private final Set<Attempt> attempts = ConcurrentHashMap.newKeySet();
 
-	private final Set<Acquisition> waiting = ConcurrentHashMap.newKeySet();
+	// Holds whose delete failed for want of a connection: sent again when it returns.
+	private final Set<Hold> unconfirmedReleases = ConcurrentHashMap.newKeySet();
+
+	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
 
 	private volatile LockEventListener[] eventListeners = {};
 
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
-
-	private final RecipeCache<ReentrantMutex.State> mutexes = new RecipeCache<>(RecipeCache.DEFAULT_MAX_IDLE);
-
-	private final RecipeCache<SemaphoreMutex.State> semaphoreMutexes = new RecipeCache<>(RecipeCache.DEFAULT_MAX_IDLE);
-
-	private final RecipeCache<ReadWriteSide.State> readWriteLocks = new RecipeCache<>(RecipeCache.DEFAULT_MAX_IDLE);
-
-	// A semaphore's recipe remembers the permits it checked against ZooKeeper: it is
-	// dropped with its last user, so that the check is made again for the next one.
-	private final RecipeCache<Semaphore.State> semaphores = new RecipeCache<>(0);
 
 	/**
 	 * Create locks on the given client.
@@ -97,33 +121,73 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 */
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
 			ConnectionLossPolicy connectionLossPolicy) {
+		this(client, defaultWaitTime, applicationName, connectionLossPolicy, ForkJoinPool.commonPool());
+	}
+
+	/**
+	 * Create locks on the given client.
+	 * @param client a started client; its namespace is the lock root
+	 * @param defaultWaitTime wait time for callers that do not give one
+	 * @param applicationName name written into lock nodes to tell who holds them
+	 * @param connectionLossPolicy when a held lock counts as lost
+	 * @param executor where asynchronous acquisitions complete, and so where the code
+	 * chained to them runs
+	 */
+	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
+			ConnectionLossPolicy connectionLossPolicy, Executor executor) {
 		this.client = client;
 		this.defaultWaitTime = defaultWaitTime;
 		this.identity = new HolderIdentity(applicationName);
 		this.connectionLossPolicy = connectionLossPolicy;
+		this.executor = executor;
+		this.notifier = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (task) -> {
+			Thread thread = new Thread(task, "distlock-events");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.notifier.allowCoreThreadTimeOut(true);
 		client.getConnectionStateListenable().addListener(this.connectionListener);
 	}
 
+	// Connection state
+
 	private void connectionStateChanged(ConnectionState state) {
 		switch (state) {
-			case SUSPENDED -> this.holds.forEach((hold) -> {
-				hold.suspended(this.connectionLossPolicy == ConnectionLossPolicy.SUSPENDED);
-				if (hold.state() == LockState.LOST) {
-					notifyLost(hold);
+			case SUSPENDED -> {
+				boolean suspendedIsLost = this.connectionLossPolicy == ConnectionLossPolicy.SUSPENDED;
+				for (Hold hold : this.holds) {
+					if (hold.suspended(suspendedIsLost)) {
+						notifyLost(hold);
+					}
 				}
-			});
-			case LOST -> this.holds.forEach(this::lose);
-			case RECONNECTED -> this.holds.forEach((hold) -> {
-				// Curator reports no second LOST while it is still in the lost state, so
-				// a
-				// session that expired again meanwhile shows only here.
-				if (!isCurrent(hold)) {
-					lose(hold);
+				this.attempts.forEach(Attempt::suspended);
+			}
+			case LOST -> {
+				this.holds.forEach(this::lose);
+				// Their nodes died with the session.
+				for (Hold hold : this.unconfirmedReleases) {
+					this.unconfirmedReleases.remove(hold);
+					hold.released().complete(null);
 				}
-				else {
-					hold.reconnected();
+			}
+			case CONNECTED, RECONNECTED -> {
+				for (Hold hold : this.holds) {
+					// Curator reports no second LOST while it is still in the lost state,
+					// so
+					// a session that expired again meanwhile shows only here.
+					if (!isCurrent(hold)) {
+						lose(hold);
+					}
+					else {
+						hold.reconnected();
+					}
 				}
-			});
+				for (Hold hold : this.unconfirmedReleases) {
+					this.unconfirmedReleases.remove(hold);
+					release(hold);
+				}
+				this.attempts.forEach(Attempt::resume);
+			}
 			default -> {
 			}
 		}
@@ -151,8 +215,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * said so yet.
 	 */
 	LockState stateOf(Hold hold) {
-		LockState state = hold.state();
-		if (state == LockState.HELD && !isCurrent(hold)) {
+		LockState state = hold.currentState();
+		if ((state == LockState.HELD || state == LockState.IN_DOUBT) && !isCurrent(hold)) {
 			lose(hold);
 			return LockState.LOST;
 		}
@@ -160,25 +224,43 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	private boolean isCurrent(Hold hold) {
-		return hold.clientInstance() == this.client.getZookeeperClient().getInstanceIndex();
+		return hold.node().clientInstance() == clientInstance();
 	}
 
-	/**
-	 * Return Curator's instance index of the ZooKeeper handle that owns the given
-	 * session, or -1 if the current handle has another session (the given one has
-	 * expired).
-	 */
-	long clientInstanceOwning(long session) throws Exception {
-		long before = this.client.getZookeeperClient().getInstanceIndex();
-		long current = this.client.getZookeeperClient().getZooKeeper().getSessionId();
-		long after = this.client.getZookeeperClient().getInstanceIndex();
-		return (current == session && before == after) ? after : -1;
+	/** Curator's index of the ZooKeeper handle (and so of the session) in use now. */
+	long clientInstance() {
+		return this.client.getZookeeperClient().getInstanceIndex();
 	}
 
+	boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	/** The full ZooKeeper path of a path relative to the client's namespace. */
+	String namespaced(String path) {
+		String namespace = this.client.getNamespace();
+		return (namespace == null || namespace.isEmpty()) ? path : ZKPaths.makePath(namespace, path);
+	}
+
+	String connectString() {
+		return this.client.getZookeeperClient().getCurrentConnectionString();
+	}
+
+	// Loss reports go through one thread of distlock's own, in order: a listener that
+	// blocks delays other loss reports, never a grant.
 	private void notifyLost(Hold hold) {
-		hold.acquisition().lost();
+		try {
+			this.notifier.execute(() -> reportLost(hold));
+		}
+		catch (RejectedExecutionException ex) {
+			reportLost(hold);
+		}
+	}
+
+	private void reportLost(Hold hold) {
 		HeldLock lost = hold.snapshot();
-		logger.warn("Lost {} '{}' held by thread '{}' since {}", lost.kind(), lost.path(), lost.thread(), lost.since());
+		logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.thread(), lost.since());
+		hold.events().lost();
 		for (Consumer<HeldLock> listener : this.lossListeners) {
 			try {
 				listener.accept(lost);
@@ -190,8 +272,9 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	/**
-	 * Add a listener told of every held lock that becomes lost.
-	 * @param listener the listener; called on Curator's event thread, so it must be quick
+	 * Add a listener told once of every held lock that becomes lost.
+	 * @param listener the listener; called on distlock's event thread, one loss after the
+	 * other
 	 */
 	public void addLossListener(Consumer<HeldLock> listener) {
 		this.lossListeners.add(listener);
@@ -200,8 +283,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	/**
 	 * Add a listener told of every acquisition that contends for its lock, its outcome
 	 * and, once held, its release or loss (for metrics and tracing).
-	 * @param listener the listener; called on the acquiring and releasing threads and on
-	 * Curator's event thread, so it must be quick
+	 * @param listener the listener, called as {@link LockEventListener} says
 	 */
 	public synchronized void addEventListener(LockEventListener listener) {
 		LockEventListener[] current = this.eventListeners;
@@ -210,93 +292,115 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.eventListeners = added;
 	}
 
-	/** Start an acquisition that contends for its lock: it waits until it ends. */
-	Acquisition startAcquisition(LockKind kind, LockPath path) {
-		LockEventListener[] listeners = this.eventListeners;
-		LockEventListener.Attempt events;
-		if (listeners.length == 0) {
-			events = LockEventListener.Attempt.NONE;
-		}
-		else if (listeners.length == 1) {
-			events = listeners[0].acquiring(kind, path);
-		}
-		else {
-			LockEventListener.Attempt[] attempts = new LockEventListener.Attempt[listeners.length];
-			for (int i = 0; i < listeners.length; i++) {
-				attempts[i] = listeners[i].acquiring(kind, path);
-			}
-			events = new CompositeAttempt(attempts);
-		}
-		Acquisition acquisition = new Acquisition(kind, path, events);
-		this.waiting.add(acquisition);
-		return acquisition;
+	// Engine services
+
+	/** Start following one acquisition for the event listeners. */
+	Events events(LockKind kind, LockPath path) {
+		return Events.start(this.eventListeners, kind, path);
 	}
 
-	/** The acquisition does not wait any more (it took the lock, or gave up). */
-	void stopWaiting(Acquisition acquisition) {
-		this.waiting.remove(acquisition);
+	/** Run a completion on the executor; never on the calling ZooKeeper thread. */
+	void execute(Runnable task) {
+		try {
+			this.executor.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			ForkJoinPool.commonPool().execute(task);
+		}
 	}
 
+	/** Start following a new hold's session. */
 	void register(Hold hold) {
 		this.holds.add(hold);
-		// The session may have expired, or the connection dropped, since the acquisition.
+		// The session may have expired, or the connection dropped, since the grant.
 		if (!isCurrent(hold)) {
 			lose(hold);
 		}
-		else if (!this.client.getZookeeperClient().isConnected()) {
-			hold.suspended(this.connectionLossPolicy == ConnectionLossPolicy.SUSPENDED);
-			if (hold.state() == LockState.LOST) {
-				notifyLost(hold);
-			}
+		else if (!isConnected() && hold.suspended(this.connectionLossPolicy == ConnectionLossPolicy.SUSPENDED)) {
+			notifyLost(hold);
 		}
 	}
 
-	void unregister(Hold hold) {
+	/**
+	 * Release a hold: send the delete of its node, and complete its confirmation when
+	 * ZooKeeper answers. Without a connection the delete is sent again when the
+	 * connection returns (Curator's guaranteed delete retries it too), unless the session
+	 * ends first, which deletes the node.
+	 */
+	void release(Hold hold) {
 		this.holds.remove(hold);
+		String path = hold.node().path();
+		try {
+			this.client.delete().guaranteed().inBackground((client, event) -> {
+				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+				switch (code) {
+					case OK, NONODE, SESSIONEXPIRED -> hold.released().complete(null);
+					case CONNECTIONLOSS, OPERATIONTIMEOUT -> {
+						this.unconfirmedReleases.add(hold);
+						if (isConnected()) {
+							// The connection returned before this answer came.
+							this.unconfirmedReleases.remove(hold);
+							release(hold);
+						}
+					}
+					default -> hold.released()
+						.completeExceptionally(new LockReleaseException("Releasing lock '" + hold.path()
+								+ "' failed: ZooKeeper refused to delete " + path + ": " + code, null));
+				}
+			}).forPath(path);
+		}
+		catch (Exception ex) {
+			hold.released()
+				.completeExceptionally(new LockReleaseException(
+						"Releasing lock '" + hold.path() + "' failed: " + ex.getMessage(), ex));
+		}
 	}
 
-	@Override
-	public List<HeldLock> heldLocks() {
-		return this.holds.stream().map((hold) -> {
-			stateOf(hold);
-			return hold.snapshot();
-		}).toList();
+	/**
+	 * Delete a node nobody holds (an abandoned attempt's, a semaphore's guard) in the
+	 * background, guaranteed: retried until it is gone or its session ends.
+	 */
+	void deleteInBackground(String path) {
+		try {
+			this.client.delete().guaranteed().inBackground().forPath(path);
+		}
+		catch (Exception ex) {
+			logger.warn("Could not delete lock node {}; it is deleted with its session", path, ex);
+		}
 	}
 
-	@Override
-	public List<WaitingLock> waitingLocks() {
-		return this.waiting.stream().map(Acquisition::snapshot).toList();
+	HolderIdentity identity() {
+		return this.identity;
 	}
 
-	/** Number of locks held now, as {@link #heldLocks()} would list them. */
-	public int heldCount() {
-		return this.holds.size();
+	DeadlineTimer timer() {
+		return this.timer;
 	}
 
-	/** Number of acquisitions waiting now, as {@link #waitingLocks()} would list them. */
-	public int waitingCount() {
-		return this.waiting.size();
+	LocalQueues localQueues() {
+		return this.localQueues;
 	}
 
-	/** When a held lock counts as lost. */
-	public ConnectionLossPolicy connectionLossPolicy() {
-		return this.connectionLossPolicy;
+	Set<Attempt> attempts() {
+		return this.attempts;
 	}
+
+	// Locks
 
 	@Override
 	public ClusterLock mutex(LockPath path) {
-		return new ReentrantMutex(this, this.mutexes, path);
+		return new CuratorLock(this, LockKind.MUTEX, path, 1);
 	}
 
 	@Override
 	public ClusterLock nonReentrantMutex(LockPath path) {
-		return new SemaphoreMutex(this, this.semaphoreMutexes, path);
+		return new CuratorLock(this, LockKind.NON_REENTRANT_MUTEX, path, 1);
 	}
 
 	@Override
 	public ClusterReadWriteLock readWrite(LockPath path) {
-		ReadWriteSide read = new ReadWriteSide(this, this.readWriteLocks, path, false);
-		ReadWriteSide write = new ReadWriteSide(this, this.readWriteLocks, path, true);
+		CuratorLock read = new CuratorLock(this, LockKind.READ, path, 1);
+		CuratorLock write = new CuratorLock(this, LockKind.WRITE, path, 1);
 		return new ClusterReadWriteLock() {
 
 			@Override
@@ -319,7 +423,17 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	@Override
 	public ClusterLock semaphore(LockPath path, int permits) {
-		return new Semaphore(this, this.semaphores, path, permits);
+		return new CuratorLock(this, LockKind.SEMAPHORE, path, permits);
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		return this.holds.stream().map(Hold::snapshot).toList();
+	}
+
+	@Override
+	public List<WaitingLock> waitingLocks() {
+		return this.attempts.stream().map(Attempt::snapshot).toList();
 	}
 
 	@Override
@@ -327,72 +441,174 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.defaultWaitTime;
 	}
 
+	/** Number of locks held now, as {@link #heldLocks()} would list them. */
+	public int heldCount() {
+		return this.holds.size();
+	}
+
+	/** Number of acquisitions waiting now, as {@link #waitingLocks()} would list them. */
+	public int waitingCount() {
+		return this.attempts.size();
+	}
+
+	/** When a held lock counts as lost. */
+	public ConnectionLossPolicy connectionLossPolicy() {
+		return this.connectionLossPolicy;
+	}
+
 	/** The client these locks live on. */
 	public CuratorFramework client() {
 		return this.client;
 	}
 
-	HolderIdentity identity() {
-		return this.identity;
+	/**
+	 * Number of things kept for locks that nobody holds or waits for: local queue
+	 * entries, armed deadlines, unconfirmed releases (for tests of what is left behind).
+	 */
+	int leftovers() {
+		return this.localQueues.size() + this.timer.pending() + this.unconfirmedReleases.size();
 	}
 
-	DeadlineWatchdog watchdog() {
-		return this.watchdog;
+	// Inspection: the protocols decide who holds, as for our own nodes.
+
+	@Override
+	public List<LockQueue> inspect(LockPath path) {
+		if (!isConnected()) {
+			throw new LockAcquisitionException("ZooKeeper (" + connectString() + ") is not connected", null);
+		}
+		try {
+			List<LockQueue> queues = new ArrayList<>(3);
+			String mutex = CuratorLock.queuePath(LockKind.MUTEX, path);
+			addQueue(queues, "mutex", mutex, exclusiveQueue(mutex));
+			String readWrite = CuratorLock.queuePath(LockKind.READ, path);
+			addQueue(queues, "read_write", readWrite, readWriteQueue(readWrite));
+			String semaphore = CuratorLock.queuePath(LockKind.SEMAPHORE, path);
+			addQueue(queues, "semaphore", semaphore, semaphoreQueue(semaphore));
+			return queues;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException("Interrupted while reading the nodes of lock '" + path + "'", ex);
+		}
+		catch (Exception ex) {
+			throw new LockAcquisitionException("Reading the nodes of lock '" + path + "' failed: " + ex, ex);
+		}
 	}
 
-	/** Number of recipe instances somebody holds or waits for. */
-	int recipesInUse() {
-		return this.mutexes.inUse() + this.semaphoreMutexes.inUse() + this.readWriteLocks.inUse()
-				+ this.semaphores.inUse();
+	private static void addQueue(List<LockQueue> queues, String kind, String node, List<LockParticipant> nodes) {
+		if (!nodes.isEmpty()) {
+			queues.add(new LockQueue(kind, node, nodes));
+		}
+	}
+
+	private List<LockParticipant> exclusiveQueue(String queuePath) throws Exception {
+		List<String> sorted = QueueDriver.sorted(children(queuePath),
+				org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver::standardFixForSorting,
+				QueueDriver.LOCK_NAME);
+		List<LockParticipant> participants = new ArrayList<>(sorted.size());
+		for (String child : sorted) {
+			participant(participants, queuePath, child, participants.isEmpty(), null);
+		}
+		return participants;
+	}
+
+	private List<LockParticipant> readWriteQueue(String queuePath) throws Exception {
+		List<String> sorted = QueueDriver.sorted(children(queuePath),
+				(child, name) -> org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver
+					.standardFixForSorting(org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver
+						.standardFixForSorting(child, QueueDriver.READ_NAME), QueueDriver.WRITE_NAME),
+				QueueDriver.READ_NAME, QueueDriver.WRITE_NAME);
+		List<LockParticipant> participants = new ArrayList<>(sorted.size());
+		boolean writerSeen = false;
+		for (String child : sorted) {
+			boolean write = child.contains(QueueDriver.WRITE_NAME);
+			// A writer holds when it is first; a reader while no writer is ahead of it.
+			boolean holder = write ? participants.isEmpty() : !writerSeen;
+			writerSeen |= write;
+			participant(participants, queuePath, child, holder, write ? "write" : "read");
+		}
+		return participants;
+	}
+
+	private List<LockParticipant> semaphoreQueue(String semaphorePath) throws Exception {
+		int permits = Integer.MAX_VALUE;
+		try {
+			byte[] data = this.client.getData().forPath(semaphorePath);
+			permits = Integer.parseInt(new String(data, StandardCharsets.UTF_8));
+		}
+		catch (KeeperException.NoNodeException | NumberFormatException ex) {
+			// Not written by distlock: every lease counts as held.
+		}
+		String leases = ZKPaths.makePath(semaphorePath, SemaphoreAttempt.LEASES);
+		List<String> sortedLeases = QueueDriver.sorted(children(leases),
+				org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver::standardFixForSorting,
+				QueueDriver.LEASE_NAME);
+		List<LockParticipant> participants = new ArrayList<>();
+		for (String child : sortedLeases) {
+			// While there are more leases than permits, the newest waits (with the
+			// guard).
+			participant(participants, leases, child, participants.size() < permits,
+					(participants.size() < permits) ? "lease" : "waiting");
+		}
+		String guard = ZKPaths.makePath(semaphorePath, SemaphoreAttempt.GUARD);
+		for (String child : QueueDriver.sorted(children(guard),
+				org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver::standardFixForSorting,
+				QueueDriver.LOCK_NAME)) {
+			participant(participants, guard, child, false, "waiting");
+		}
+		return participants;
+	}
+
+	private List<String> children(String path) throws Exception {
+		try {
+			return this.client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+	}
+
+	private void participant(List<LockParticipant> participants, String parent, String child, boolean holder,
+			@Nullable String side) throws Exception {
+		Stat stat = new Stat();
+		byte[] data;
+		try {
+			data = this.client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(parent, child));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return;
+		}
+		participants
+			.add(new LockParticipant(child, sequence(child), stat.getCzxid(), Instant.ofEpochMilli(stat.getCtime()),
+					holder, side, stat.getEphemeralOwner(), (data != null) ? data : new byte[0]));
+	}
+
+	/** The sequence number ZooKeeper appended to a sequential node's name. */
+	static long sequence(String name) {
+		int start = name.length();
+		while (start > 0 && Character.isDigit(name.charAt(start - 1))) {
+			start--;
+		}
+		if (start == name.length() || name.length() - start > 18) {
+			return Long.MAX_VALUE;
+		}
+		return Long.parseLong(name.substring(start));
 	}
 
 	/**
-	 * Stop the deadline watchdog. Locks still held stay held until released or until the
-	 * client's session ends; the client itself is not closed.
+	 * Stop the deadline timer and fail the acquisitions in flight. Locks still held stay
+	 * held until released or until the client's session ends; the client itself is not
+	 * closed.
 	 */
 	@Override
 	public void close() {
 		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
-		this.watchdog.close();
-	}
-
-	private record CompositeAttempt(LockEventListener.Attempt[] attempts) implements LockEventListener.Attempt {
-
-		@Override
-		public void acquired(long fencingToken) {
-			for (LockEventListener.Attempt attempt : this.attempts) {
-				attempt.acquired(fencingToken);
-			}
+		for (Attempt attempt : this.attempts) {
+			attempt.fail(new LockAcquisitionException(
+					"The locks were closed while waiting for lock '" + attempt.path() + "'", null));
 		}
-
-		@Override
-		public void timedOut() {
-			for (LockEventListener.Attempt attempt : this.attempts) {
-				attempt.timedOut();
-			}
-		}
-
-		@Override
-		public void failed(Throwable error) {
-			for (LockEventListener.Attempt attempt : this.attempts) {
-				attempt.failed(error);
-			}
-		}
-
-		@Override
-		public void lost() {
-			for (LockEventListener.Attempt attempt : this.attempts) {
-				attempt.lost();
-			}
-		}
-
-		@Override
-		public void released() {
-			for (LockEventListener.Attempt attempt : this.attempts) {
-				attempt.released();
-			}
-		}
-
+		this.timer.close();
+		this.notifier.shutdown();
 	}
 
 }

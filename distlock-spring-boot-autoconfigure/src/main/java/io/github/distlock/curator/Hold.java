@@ -1,114 +1,194 @@
 package io.github.distlock.curator;
 
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockState;
 
 /**
- * One outermost acquisition of a lock, shared by the handles of its re-entries. It is
- * released when its last handle is closed, and follows the connection state while held.
+ * A lock node that holds its lock for us, from the grant until it is released or its
+ * session ends. It follows the connection state, and is released by deleting its node:
+ * the delete is sent without waiting for ZooKeeper's answer ({@link #closeAsync()}
+ * returns it), and retried until the session ends.
+ * <p>
+ * A hold is the engine's handle of one acquisition; a
+ * {@link io.github.distlock.core.LockScope} wraps it in one handle per (re-)entry and
+ * closes it with the last.
  */
-final class Hold {
+final class Hold implements LockHandle {
+
+	private final CuratorLocks locks;
 
 	private final LockKind kind;
 
 	private final LockPath path;
 
-	private final String thread;
+	private final LockNode node;
 
-	private final Instant since;
+	private final String holder;
 
-	private final long token;
+	private final Instant since = Instant.now();
 
-	private final long clientInstance;
+	private final Events events;
 
-	private final Acquisition acquisition;
+	// The local queue whose turn this hold keeps until it is released, or null.
+	private final @Nullable String turnPath;
 
-	private final AtomicInteger handles = new AtomicInteger();
+	private final CompletableFuture<Void> released = new CompletableFuture<>();
 
-	private final AtomicReference<LockState> state = new AtomicReference<>(LockState.HELD);
+	// Guarded by this.
+	private LockState state = LockState.HELD;
 
-	/**
-	 * Create a hold.
-	 * @param kind the kind of lock
-	 * @param path the lock path
-	 * @param token the fencing token
-	 * @param clientInstance Curator's instance index of the ZooKeeper handle whose
-	 * session owns the lock node: when Curator replaces the handle, that session is gone,
-	 * and so is the lock
-	 * @param acquisition the acquisition that took the lock
-	 */
-	Hold(LockKind kind, LockPath path, long token, long clientInstance, Acquisition acquisition) {
+	// Guarded by this: whether the holder got the hold (and its listeners were told).
+	private boolean delivered;
+
+	Hold(CuratorLocks locks, LockKind kind, LockPath path, LockNode node, String holder, Events events,
+			@Nullable String turnPath) {
+		this.locks = locks;
 		this.kind = kind;
 		this.path = path;
-		this.thread = Thread.currentThread().getName();
-		this.since = Instant.now();
-		this.token = token;
-		this.clientInstance = clientInstance;
-		this.acquisition = acquisition;
+		this.node = node;
+		this.holder = holder;
+		this.events = events;
+		this.turnPath = turnPath;
 	}
 
-	long clientInstance() {
-		return this.clientInstance;
+	@Override
+	public LockPath path() {
+		return this.path;
 	}
 
-	/** The acquisition that took the lock, reporting its end. */
-	Acquisition acquisition() {
-		return this.acquisition;
+	@Override
+	public LockKind kind() {
+		return this.kind;
 	}
 
-	long token() {
-		return this.token;
+	@Override
+	public long fencingToken() {
+		return this.node.czxid();
 	}
 
-	Instant since() {
+	@Override
+	public Instant acquiredAt() {
 		return this.since;
 	}
 
-	LockState state() {
-		return this.state.get();
+	@Override
+	public LockState state() {
+		return this.locks.stateOf(this);
 	}
 
-	void addHandle() {
-		this.handles.incrementAndGet();
+	/** The state as last set, without asking whether the session is still the same. */
+	synchronized LockState currentState() {
+		return this.state;
 	}
 
-	/** Count one handle closed; return whether it was the last one. */
-	boolean removeHandle() {
-		boolean last = this.handles.decrementAndGet() == 0;
-		if (last) {
-			this.state.set(LockState.RELEASED);
-		}
-		return last;
+	LockNode node() {
+		return this.node;
 	}
 
-	/** The connection was suspended. */
-	void suspended(boolean suspendedIsLost) {
-		this.state.compareAndSet(LockState.HELD, suspendedIsLost ? LockState.LOST : LockState.IN_DOUBT);
-	}
-
-	/** The connection came back within the session. */
-	void reconnected() {
-		this.state.compareAndSet(LockState.IN_DOUBT, LockState.HELD);
+	String holder() {
+		return this.holder;
 	}
 
 	/**
-	 * The session was lost.
-	 * @return whether this changed the state (the lock was held or in doubt)
+	 * Hand the hold to its holder: tell the listeners it was acquired.
+	 * @return whether it may be handed out: {@code false} if it was lost meanwhile (the
+	 * hold is then released, and the listeners were told the acquisition failed)
 	 */
-	boolean lost() {
-		LockState previous = this.state
-			.getAndUpdate((current) -> (current == LockState.RELEASED) ? current : LockState.LOST);
-		return previous == LockState.HELD || previous == LockState.IN_DOUBT;
+	boolean deliver() {
+		boolean deliverable;
+		synchronized (this) {
+			deliverable = this.state == LockState.HELD || this.state == LockState.IN_DOUBT;
+			this.delivered = deliverable;
+		}
+		if (!deliverable) {
+			closeAsync();
+			return false;
+		}
+		this.events.acquired(this.node.czxid());
+		return true;
+	}
+
+	/** Events of this hold's acquisition. */
+	Events events() {
+		return this.events;
+	}
+
+	/**
+	 * The connection was suspended.
+	 * @return whether the hold became lost now and its holder has it
+	 */
+	synchronized boolean suspended(boolean suspendedIsLost) {
+		if (this.state != LockState.HELD) {
+			return false;
+		}
+		this.state = suspendedIsLost ? LockState.LOST : LockState.IN_DOUBT;
+		return this.state == LockState.LOST && this.delivered;
+	}
+
+	/** The connection came back within the session. */
+	synchronized void reconnected() {
+		if (this.state == LockState.IN_DOUBT) {
+			this.state = LockState.HELD;
+		}
+	}
+
+	/**
+	 * The session that owns the node ended.
+	 * @return whether the hold became lost now and its holder has it
+	 */
+	synchronized boolean lost() {
+		if (this.state != LockState.HELD && this.state != LockState.IN_DOUBT) {
+			return false;
+		}
+		this.state = LockState.LOST;
+		return this.delivered;
+	}
+
+	@Override
+	public void close() {
+		closeAsync();
+	}
+
+	@Override
+	public CompletableFuture<Void> closeAsync() {
+		boolean wasDelivered;
+		synchronized (this) {
+			if (this.state == LockState.RELEASED) {
+				return this.released;
+			}
+			this.state = LockState.RELEASED;
+			wasDelivered = this.delivered;
+		}
+		this.locks.release(this);
+		if (this.turnPath != null) {
+			this.locks.localQueues().leave(this.turnPath);
+		}
+		if (wasDelivered) {
+			this.events.released();
+		}
+		return this.released;
+	}
+
+	/** Completed when ZooKeeper confirmed the node is gone. */
+	CompletableFuture<Void> released() {
+		return this.released;
 	}
 
 	HeldLock snapshot() {
-		return new HeldLock(this.kind, this.path, this.thread, this.since, this.token, this.state.get());
+		return new HeldLock(this.kind, this.path, this.holder, this.since, this.node.czxid(), state());
+	}
+
+	@Override
+	public String toString() {
+		return "Hold[" + this.kind + " '" + this.path + "', token " + this.node.czxid() + ", " + currentState() + "]";
 	}
 
 }

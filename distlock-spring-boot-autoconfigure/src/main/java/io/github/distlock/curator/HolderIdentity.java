@@ -22,23 +22,18 @@ final class HolderIdentity {
 	}
 
 	/**
-	 * The node data for recipes whose node data is fixed when they are created
-	 * (read/write locks and semaphores): the process, without thread and time.
+	 * The node data for a node created now for the given holder.
+	 * @param holder the holder: a thread's name, or the name of an asynchronous scope
 	 */
-	byte[] processNodeData() {
-		return (this.prefix + "}").getBytes(StandardCharsets.UTF_8);
-	}
-
-	/** The node data for a node created now by the current thread. */
-	byte[] currentNodeData() {
+	byte[] nodeData(String holder) {
 		StringBuilder json = new StringBuilder(this.prefix.length() + 96).append(this.prefix).append(",\"thread\":");
-		quote(json, Thread.currentThread().getName());
+		quote(json, holder);
 		json.append(",\"since\":\"");
 		appendNow(json);
 		return json.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
 	}
 
-	/** The current time as {@link #currentNodeData()} writes it. */
+	/** The current time as {@link #nodeData(String)} writes it. */
 	String now() {
 		return appendNow(new StringBuilder(24)).toString();
 	}

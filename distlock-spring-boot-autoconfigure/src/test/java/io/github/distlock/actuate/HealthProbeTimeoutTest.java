@@ -1,14 +1,6 @@
 package io.github.distlock.actuate;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -21,6 +13,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.TcpRelay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,7 +27,7 @@ class HealthProbeTimeoutTest {
 
 	@Test
 	void healthIsDownAfterTheProbeTimeoutWhenZooKeeperStopsAnswering() throws Exception {
-		try (TestingServer server = new TestingServer(); Relay relay = new Relay(server.getPort())) {
+		try (TestingServer server = new TestingServer(); TcpRelay relay = new TcpRelay(server.getPort())) {
 			CuratorFramework client = CuratorFrameworkFactory.builder()
 				.connectString("127.0.0.1:" + relay.port())
 				.sessionTimeoutMs(15_000)
@@ -67,97 +60,6 @@ class HealthProbeTimeoutTest {
 				client.close();
 			}
 		}
-	}
-
-	/**
-	 * Forwards TCP connections to a port, and can stop forwarding while keeping the
-	 * connections open.
-	 */
-	private static final class Relay implements AutoCloseable {
-
-		private final int target;
-
-		private final ServerSocket listener;
-
-		private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-
-		private final Object gate = new Object();
-
-		private boolean paused;
-
-		Relay(int target) throws IOException {
-			this.target = target;
-			this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-			Thread acceptor = new Thread(this::accept, "relay-accept");
-			acceptor.setDaemon(true);
-			acceptor.start();
-		}
-
-		int port() {
-			return this.listener.getLocalPort();
-		}
-
-		void pause() {
-			synchronized (this.gate) {
-				this.paused = true;
-			}
-		}
-
-		void resume() {
-			synchronized (this.gate) {
-				this.paused = false;
-				this.gate.notifyAll();
-			}
-		}
-
-		private void accept() {
-			try {
-				while (true) {
-					Socket inbound = this.listener.accept();
-					Socket outbound = new Socket(InetAddress.getLoopbackAddress(), this.target);
-					this.sockets.add(inbound);
-					this.sockets.add(outbound);
-					pump(inbound, outbound);
-					pump(outbound, inbound);
-				}
-			}
-			catch (IOException ex) {
-				// closed
-			}
-		}
-
-		private void pump(Socket from, Socket to) {
-			Thread thread = new Thread(() -> {
-				byte[] buffer = new byte[8192];
-				try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-					int read;
-					while ((read = in.read(buffer)) >= 0) {
-						synchronized (this.gate) {
-							while (this.paused) {
-								this.gate.wait();
-							}
-						}
-						out.write(buffer, 0, read);
-						out.flush();
-					}
-				}
-				catch (IOException | InterruptedException ex) {
-					// closed
-				}
-			}, "relay-pump");
-			thread.setDaemon(true);
-			thread.start();
-		}
-
-		@Override
-		public void close() throws IOException {
-			resume();
-			this.listener.close();
-			for (Socket socket : this.sockets) {
-				socket.close();
-			}
-		}
-
 	}
 
 }

@@ -15,11 +15,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReentryException;
-import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -74,8 +76,8 @@ class CuratorLocksTest {
 		}
 		assertThat(counter[0]).isEqualTo(16 * perThread);
 		assertThat(maxInside.get()).isEqualTo(1);
-		assertThat(this.node1.recipesInUse()).isZero();
-		assertThat(this.node2.recipesInUse()).isZero();
+		assertThat(this.node1.leftovers()).isZero();
+		assertThat(this.node2.leftovers()).isZero();
 	}
 
 	@Test
@@ -121,22 +123,15 @@ class CuratorLocksTest {
 	}
 
 	@Test
-	void reentrantLockRefusesReleaseFromAnotherThreadAndStaysHeld() throws Exception {
+	void reentrantLockReleasedByAnotherThreadLeavesNoTraceOnTheAcquiringThread() throws Exception {
 		LockHandle handle = this.node1.mutex("owned").acquire(Duration.ofSeconds(5));
-		Throwable[] failure = new Throwable[1];
-		Thread other = new Thread(() -> {
-			try {
-				handle.close();
-			}
-			catch (Throwable ex) {
-				failure[0] = ex;
-			}
-		});
+		assertThat(LockContext.current().locks()).containsExactly(handle);
+		Thread other = new Thread(handle::close);
 		other.start();
 		other.join(10_000);
-		assertThat(failure[0]).isInstanceOf(LockReleaseException.class).hasMessageContaining("must be released by it");
-		assertThat(this.node2.mutex("owned").tryAcquire(Duration.ZERO)).isEmpty();
-		handle.close();
+		assertThat(handle.state()).isEqualTo(LockState.RELEASED);
+		assertThat(LockContext.current().locks()).isEmpty();
+		assertThat(this.node1.mutex("owned").isHeldByCurrentThread()).isFalse();
 		assertThat(this.node2.mutex("owned").tryAcquire(Duration.ofSeconds(5))).isPresent()
 			.get()
 			.satisfies(LockHandle::close);
@@ -190,16 +185,24 @@ class CuratorLocksTest {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
 			assertThat(this.node1.client().getChildren().forPath("/mutex/busy")).hasSize(1);
 		}
-		assertThat(this.node2.recipesInUse()).isZero();
+		assertThat(this.node2.leftovers()).isZero();
 	}
 
 	@Test
-	void differentKindsOnOneNameUseSeparateSubtrees() throws Exception {
-		try (LockHandle mutex = this.node1.mutex("shared-name").acquire(Duration.ofSeconds(5));
-				LockHandle exclusive = this.node1.nonReentrantMutex("shared-name").acquire(Duration.ofSeconds(5))) {
-			assertThat(this.node1.client().checkExists().forPath("/mutex/shared-name")).isNotNull();
-			assertThat(this.node1.client().checkExists().forPath("/mutex-nr/shared-name")).isNotNull();
+	void bothKindsOfMutexOnOnePathAreOneLock() throws Exception {
+		try (LockHandle mutex = this.node1.mutex("shared-name").acquire(Duration.ofSeconds(5))) {
+			assertThat(this.node2.nonReentrantMutex("shared-name").tryAcquire(Duration.ZERO)).isEmpty();
+			// The holder asking for it without reentrancy would wait for itself.
+			assertThatExceptionOfType(LockReentryException.class)
+				.isThrownBy(() -> this.node1.nonReentrantMutex("shared-name").acquire(Duration.ofSeconds(5)));
+			assertThat(this.node1.client().getChildren().forPath("/mutex/shared-name")).hasSize(1);
 		}
+		try (LockHandle exclusive = this.node1.nonReentrantMutex("shared-name").acquire(Duration.ofSeconds(5))) {
+			assertThat(this.node2.mutex("shared-name").tryAcquire(Duration.ZERO)).isEmpty();
+			assertThatExceptionOfType(LockReentryException.class)
+				.isThrownBy(() -> this.node1.mutex("shared-name").acquire(Duration.ofSeconds(5)));
+		}
+		assertThat(this.node1.client().checkExists().forPath("/mutex-nr")).isNull();
 	}
 
 	@Test

@@ -27,7 +27,8 @@ class HolderIdentityTest {
 
 	@Test
 	void nodeDataNamesTheApplicationThreadAndTime() {
-		String data = new String(new HolderIdentity("sh\"op").currentNodeData(), StandardCharsets.UTF_8);
+		String data = new String(new HolderIdentity("sh\"op").nodeData(Thread.currentThread().getName()),
+				StandardCharsets.UTF_8);
 		assertThat(data).startsWith("{\"app\":\"sh\\\"op\",\"host\":")
 			.contains(",\"thread\":\"" + Thread.currentThread().getName() + "\",\"since\":\"")
 			.matches(".*\"since\":\"[-0-9T:.]{23}Z\"}");

@@ -14,6 +14,7 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.MultiLock;
 import io.github.distlock.core.MultiLockHandle;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -78,7 +79,7 @@ class MultiLockTest {
 				.satisfies(LockHandle::close);
 			assertThat(this.node1.client().checkExists().forPath("/mutex/accounts/c")).isNull();
 		}
-		assertThat(this.node1.recipesInUse()).isZero();
+		assertThat(this.node1.leftovers()).isZero();
 	}
 
 	@Test

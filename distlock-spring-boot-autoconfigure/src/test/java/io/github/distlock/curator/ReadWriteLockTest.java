@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockUpgradeException;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -107,7 +108,7 @@ class ReadWriteLockTest {
 				.withMessageContaining("Release the read lock first");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
 		}
-		assertThat(this.node1.recipesInUse()).isZero();
+		assertThat(this.node1.leftovers()).isZero();
 	}
 
 	@Test

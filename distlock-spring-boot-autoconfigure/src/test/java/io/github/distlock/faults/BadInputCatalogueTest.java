@@ -6,13 +6,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.test.TestingServer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,6 +27,8 @@ import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
 import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LockOperationSourceAdvisor;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -43,7 +42,10 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  */
 class BadInputCatalogueTest {
 
-	private static TestingServer server;
+	/** No namespace: the lock root is ZooKeeper's root, next to /zookeeper. */
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = ZooKeeperExtension
+		.forFaults(Faults.NODES.withNamespace(null).withApplicationName("catalogue"));
 
 	private static CuratorFramework rootClient;
 
@@ -55,24 +57,13 @@ class BadInputCatalogueTest {
 
 	@BeforeAll
 	static void start() throws Exception {
-		server = new TestingServer(FaultClients.spec(-1), true);
-		// No namespace: the lock root is ZooKeeper's root, next to /zookeeper.
-		rootClient = CuratorFrameworkFactory.newClient(server.getConnectString(), 3000, 2000,
-				new ExponentialBackoffRetry(100, 3));
-		rootClient.start();
-		locks = new CuratorLocks(rootClient, Duration.ofSeconds(5), "catalogue");
+		locks = zookeeper.newNode();
+		rootClient = locks.client();
 		orders = proxy(new Orders(), false);
 		// A lambda's method has no parameter names, as a class compiled without
 		// -parameters.
 		Shipping lambda = (order) -> "shipped " + order;
 		shipping = proxy(lambda, true);
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		locks.close();
-		rootClient.close();
-		server.close();
 	}
 
 	@SuppressWarnings("unchecked")

@@ -11,17 +11,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockContext;
-import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.FencedStore;
+import io.github.distlock.testsupport.HolderProbe;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,29 +43,15 @@ class MutualExclusionCheckerTest {
 
 	private static final String KEY = "checker/counter";
 
-	private TestingServer server;
-
-	private FaultClients clients;
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(FaultClients.spec(-1), true);
-		this.clients = new FaultClients();
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.close();
-		this.server.close();
-	}
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = ZooKeeperExtension.forFaults();
 
 	@Test
 	void noTwoHoldersNoStaleWriteAcceptedNothingLostUnderRandomSessionExpiry() throws Exception {
-		List<CuratorLocks> nodes = List.of(this.clients.locks(this.server.getConnectString()),
-				this.clients.locks(this.server.getConnectString()), this.clients.locks(this.server.getConnectString()));
+		List<CuratorLocks> nodes = List.of(this.zookeeper.newNode(), this.zookeeper.newNode(),
+				this.zookeeper.newNode());
 		FencedStore store = new FencedStore();
-		HolderProbe probe = new HolderProbe(this.clients.start(this.server.getConnectString()),
-				"/" + LockKind.MUTEX.subtree() + "/" + KEY);
+		HolderProbe probe = new HolderProbe(this.zookeeper.newClient(), "/" + LockKind.MUTEX.subtree() + "/" + KEY);
 		Set<Long> completed = ConcurrentHashMap.newKeySet();
 		AtomicLong sections = new AtomicLong();
 		AtomicInteger lostBeforeWrite = new AtomicInteger();
@@ -91,7 +79,7 @@ class MutualExclusionCheckerTest {
 									// the
 									// store before this write arrives.
 									pausedHolders.incrementAndGet();
-									FaultClients.expireSession(node.client());
+									Faults.expireSession(node.client());
 									await().atMost(Duration.ofSeconds(15))
 										.pollInterval(Duration.ofMillis(20))
 										.until(() -> store.highestToken(KEY) > token);
@@ -136,7 +124,7 @@ class MutualExclusionCheckerTest {
 			}
 			else {
 				CuratorLocks victim = nodes.get(ThreadLocalRandom.current().nextInt(nodes.size()));
-				FaultClients.expireSession(victim.client());
+				Faults.expireSession(victim.client());
 				expirations++;
 			}
 		}

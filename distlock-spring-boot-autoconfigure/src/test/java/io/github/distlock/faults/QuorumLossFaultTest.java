@@ -18,6 +18,9 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ServerWatches;
+import io.github.distlock.testsupport.ZooKeeperNodes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -33,26 +36,27 @@ class QuorumLossFaultTest {
 
 	private TestingCluster cluster;
 
-	private FaultClients clients;
+	private ZooKeeperNodes nodes;
 
 	@BeforeEach
 	void start() throws Exception {
 		ServerWatches.enable();
-		this.cluster = new TestingCluster(FaultClients.spec(1), FaultClients.spec(2), FaultClients.spec(3));
+		this.cluster = new TestingCluster(Faults.shortSessionSpec(1), Faults.shortSessionSpec(2),
+				Faults.shortSessionSpec(3));
 		this.cluster.start();
-		this.clients = new FaultClients();
+		this.nodes = new ZooKeeperNodes(Faults.NODES);
 	}
 
 	@AfterEach
 	void stop() throws Exception {
-		this.clients.close();
+		this.nodes.closeQuietly();
 		this.cluster.close();
 	}
 
 	@Test
 	void oneServerLostLockingGoesOnQuorumLostDeadlinesHoldQuorumBackNothingLeftBehind() throws Exception {
-		CuratorLocks a = this.clients.locks(this.cluster.getConnectString());
-		CuratorLocks b = this.clients.locks(this.cluster.getConnectString());
+		CuratorLocks a = this.nodes.node(this.cluster.getConnectString());
+		CuratorLocks b = this.nodes.node(this.cluster.getConnectString());
 		long first;
 		try (LockHandle handle = a.mutex("quorum/x").acquire(Duration.ofSeconds(5))) {
 			first = handle.fencingToken();

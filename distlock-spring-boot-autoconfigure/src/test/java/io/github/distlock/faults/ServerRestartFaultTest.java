@@ -7,15 +7,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.HolderProbe;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,28 +27,14 @@ import static org.awaitility.Awaitility.await;
  */
 class ServerRestartFaultTest {
 
-	private TestingServer server;
-
-	private FaultClients clients;
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(FaultClients.spec(-1), true);
-		this.clients = new FaultClients();
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.close();
-		this.server.close();
-	}
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = ZooKeeperExtension.forFaults();
 
 	@Test
 	void waitersEventuallyAcquireAndNeverTwoHolders() throws Exception {
-		CuratorLocks holderNode = this.clients.locks(this.server.getConnectString());
-		List<CuratorLocks> waiterNodes = List.of(this.clients.locks(this.server.getConnectString()),
-				this.clients.locks(this.server.getConnectString()));
-		HolderProbe probe = new HolderProbe(this.clients.start(this.server.getConnectString()), "/mutex/restart/x");
+		CuratorLocks holderNode = this.zookeeper.newNode();
+		List<CuratorLocks> waiterNodes = List.of(this.zookeeper.newNode(), this.zookeeper.newNode());
+		HolderProbe probe = new HolderProbe(this.zookeeper.newClient(), "/mutex/restart/x");
 		AtomicInteger retries = new AtomicInteger();
 		LockHandle held = holderNode.mutex("restart/x").acquire(Duration.ofSeconds(5));
 		probe.enter(held);
@@ -80,10 +66,10 @@ class ServerRestartFaultTest {
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> holderNode.client().getChildren().forPath("/mutex/restart/x").size() == 3);
 
-		this.server.stop();
+		this.zookeeper.server().stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> held.state() == LockState.LOST);
 		long restarted = System.nanoTime();
-		this.server.restart();
+		this.zookeeper.server().restart();
 		// The holder, told its lock is lost, stops and releases.
 		probe.exit(held);
 		held.close();

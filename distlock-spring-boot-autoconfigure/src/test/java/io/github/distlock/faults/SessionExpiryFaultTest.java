@@ -7,17 +7,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
@@ -29,13 +25,15 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import io.github.distlock.annotation.DistributedLock;
-import io.github.distlock.autoconfigure.DistlockProperties;
-import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockState;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.FencedStore;
+import io.github.distlock.testsupport.LockTestContexts;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -51,9 +49,10 @@ import static org.awaitility.Awaitility.await;
  */
 class SessionExpiryFaultTest {
 
-	private static TestingServer server;
-
-	private static FaultClients clients;
+	/** The holder's context, on a server with short sessions. */
+	@RegisterExtension
+	static final LockTestContexts contexts = new LockTestContexts(
+			ZooKeeperExtension.forFaults(Faults.NODES.withApplicationName("ledger")));
 
 	private static AnnotationConfigApplicationContext context;
 
@@ -62,21 +61,9 @@ class SessionExpiryFaultTest {
 
 	@BeforeAll
 	static void start() throws Exception {
-		server = new TestingServer(FaultClients.spec(-1), true);
-		clients = new FaultClients();
-		other = clients.locks(server.getConnectString());
-		context = new AnnotationConfigApplicationContext();
-		context.registerBean("connectString", String.class, server::getConnectString);
-		context.register(HolderConfiguration.class);
-		context.refresh();
+		other = contexts.zookeeper().newNode();
+		context = contexts.start(HolderConfiguration.class);
 		context.getBean(JdbcTemplate.class).execute("create table ledger (id bigint primary key, token bigint)");
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		context.close();
-		clients.close();
-		server.close();
 	}
 
 	private static CuratorFramework holderClient() {
@@ -100,7 +87,7 @@ class SessionExpiryFaultTest {
 		LockContext held = LockContext.current();
 		assertThat(held.isHeld()).isTrue();
 		try {
-			FaultClients.expireSession(holderClient());
+			Faults.expireSession(holderClient());
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
@@ -145,7 +132,7 @@ class SessionExpiryFaultTest {
 		assertThat(store.writes("ledger/1")).extracting(FencedStore.Write::value).containsExactly(1L, 2L);
 		assertThat(store.rejected()).isEqualTo(1);
 		System.out.println("[measure] session expiry: dead holder's lock free for another node after "
-				+ freeAfterMillis.get() + " ms (session timeout " + FaultClients.SESSION_TIMEOUT_MS + " ms)");
+				+ freeAfterMillis.get() + " ms (session timeout " + Faults.SESSION_TIMEOUT_MS + " ms)");
 		// The holder's client has a new session and locks again.
 		await().atMost(Duration.ofSeconds(10)).until(() -> holderClient().getZookeeperClient().isConnected());
 		assertThat(ledger().record(1, () -> {
@@ -227,31 +214,7 @@ class SessionExpiryFaultTest {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableTransactionManagement
-	@Import(ProxyConfigurationImport.class)
 	static class HolderConfiguration {
-
-		@Bean(destroyMethod = "close")
-		CuratorFramework curatorFramework(String connectString) {
-			CuratorFramework client = CuratorFrameworkFactory.builder()
-				.connectString(connectString)
-				.namespace(FaultClients.NAMESPACE)
-				.sessionTimeoutMs(FaultClients.SESSION_TIMEOUT_MS)
-				.connectionTimeoutMs(2000)
-				.retryPolicy(new ExponentialBackoffRetry(100, 3, 1000))
-				.build();
-			client.start();
-			return client;
-		}
-
-		@Bean(destroyMethod = "close")
-		CuratorLocks curatorLocks(CuratorFramework client) {
-			return new CuratorLocks(client, Duration.ofSeconds(5), "ledger", ConnectionLossPolicy.SUSPENDED);
-		}
-
-		@Bean
-		DistlockProperties distlockProperties() {
-			return new DistlockProperties();
-		}
 
 		@Bean(destroyMethod = "shutdown")
 		EmbeddedDatabase dataSource() {

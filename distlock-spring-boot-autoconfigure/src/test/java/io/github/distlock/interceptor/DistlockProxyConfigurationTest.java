@@ -15,6 +15,7 @@ import org.springframework.core.Ordered;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.autoconfigure.DistlockProperties;
+import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.core.LockReentryException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

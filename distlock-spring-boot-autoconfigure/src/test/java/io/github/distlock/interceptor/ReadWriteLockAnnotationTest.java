@@ -28,6 +28,7 @@ import io.github.distlock.annotation.OnTimeout;
 import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.WriteLock;
 import io.github.distlock.core.LockUpgradeException;
+import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -28,6 +28,7 @@ import io.github.distlock.annotation.Semaphore;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

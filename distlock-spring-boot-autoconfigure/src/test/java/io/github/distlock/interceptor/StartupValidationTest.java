@@ -18,6 +18,7 @@ import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.Semaphore;
 import io.github.distlock.annotation.WriteLock;
 import io.github.distlock.core.LockConfigurationException;
+import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;

@@ -26,6 +26,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.autoconfigure.DistlockProperties;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.github.distlock.faults;
+package io.github.distlock.testsupport;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,7 +12,7 @@ import java.util.Map;
  * lock without knowing it (its session expired during a pause) while a newer holder
  * already used the store.
  */
-final class FencedStore {
+public final class FencedStore {
 
 	private final Map<String, Entry> entries = new HashMap<>();
 
@@ -24,7 +24,7 @@ final class FencedStore {
 	 * @return the value, 0 if the key was never written
 	 * @throws StaleTokenException if a newer holder already used the key
 	 */
-	synchronized long read(String key, long token) {
+	public synchronized long read(String key, long token) {
 		Entry entry = fence(key, token);
 		return entry.writes.isEmpty() ? 0 : entry.writes.get(entry.writes.size() - 1).value();
 	}
@@ -34,7 +34,7 @@ final class FencedStore {
 	 * @param section which critical section wrote it, to check later that none was lost
 	 * @throws StaleTokenException if a newer holder already used the key
 	 */
-	synchronized void write(String key, long token, long value, long section) {
+	public synchronized void write(String key, long token, long value, long section) {
 		Entry entry = fence(key, token);
 		entry.writes.add(new Write(token, value, section));
 	}
@@ -51,23 +51,24 @@ final class FencedStore {
 	}
 
 	/** The highest token the store has seen for a key. */
-	synchronized long highestToken(String key) {
+	public synchronized long highestToken(String key) {
 		Entry entry = this.entries.get(key);
 		return (entry != null) ? entry.highestToken : 0;
 	}
 
 	/** The writes the store accepted for a key, in order. */
-	synchronized List<Write> writes(String key) {
+	public synchronized List<Write> writes(String key) {
 		Entry entry = this.entries.get(key);
 		return (entry != null) ? List.copyOf(entry.writes) : List.of();
 	}
 
 	/** Number of operations rejected for a stale token. */
-	synchronized int rejected() {
+	public synchronized int rejected() {
 		return this.rejected;
 	}
 
-	record Write(long token, long value, long section) {
+	/** A write the store accepted, with the section that made it. */
+	public record Write(long token, long value, long section) {
 	}
 
 	private static final class Entry {
@@ -78,9 +79,10 @@ final class FencedStore {
 
 	}
 
-	static final class StaleTokenException extends RuntimeException {
+	/** Thrown for an operation whose token is lower than one the store has seen. */
+	public static final class StaleTokenException extends RuntimeException {
 
-		StaleTokenException(String message) {
+		public StaleTokenException(String message) {
 			super(message);
 		}
 

@@ -1,4 +1,4 @@
-package io.github.distlock.faults;
+package io.github.distlock.testsupport;
 
 import java.util.Arrays;
 import java.util.List;
@@ -8,32 +8,43 @@ import org.apache.zookeeper.server.command.FourLetterCommands;
 
 /**
  * Reads the watches a ZooKeeper server holds, by path, with the {@code wchp} four-letter
- * word (enabled for the servers this JVM starts afterwards).
+ * word (enabled for the servers this JVM starts afterwards): a test checks with it that
+ * no watch is left behind.
  */
-final class ServerWatches {
+public final class ServerWatches {
 
 	private ServerWatches() {
 	}
 
 	/** Enable the four-letter words for servers started from now on in this JVM. */
-	static void enable() {
+	public static void enable() {
 		System.setProperty("zookeeper.4lw.commands.whitelist", "*");
 		FourLetterCommands.resetWhiteList();
 	}
 
 	/**
-	 * Return the watched paths under the fault tests' namespace on one server.
+	 * Return the watched paths under a namespace on one server.
 	 * @param port the server's client port
+	 * @param namespace the namespace of the nodes whose watches count
 	 */
-	static List<String> watchedLockPaths(int port) throws Exception {
+	public static List<String> watchedPaths(int port, String namespace) throws Exception {
 		String report = FourLetterWordMain.send4LetterWord("localhost", port, "wchp");
 		if (report.contains("not executed") || report.contains("not in the whitelist")) {
 			throw new IllegalStateException("wchp refused: " + report);
 		}
 		return Arrays.stream(report.split("\n"))
 			.map(String::trim)
-			.filter((line) -> line.startsWith("/" + FaultClients.NAMESPACE))
+			.filter((line) -> line.startsWith("/" + namespace))
 			.toList();
+	}
+
+	/**
+	 * Return the watched paths under the fault tests' namespace
+	 * ({@link Faults#NAMESPACE}) on one server.
+	 * @param port the server's client port
+	 */
+	public static List<String> watchedLockPaths(int port) throws Exception {
+		return watchedPaths(port, Faults.NAMESPACE);
 	}
 
 }

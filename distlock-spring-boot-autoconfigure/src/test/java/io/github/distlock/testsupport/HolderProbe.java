@@ -1,4 +1,4 @@
-package io.github.distlock.faults;
+package io.github.distlock.testsupport;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ import io.github.distlock.core.LockHandle;
  * fencing tokens protect against it, and the store in the checker proves they do.</li>
  * </ul>
  */
-final class HolderProbe {
+public final class HolderProbe {
 
 	private final CuratorFramework observer;
 
@@ -43,12 +43,12 @@ final class HolderProbe {
 	 * @param lockNodePath the ZooKeeper path of the lock (its children are the lock
 	 * nodes)
 	 */
-	HolderProbe(CuratorFramework observer, String lockNodePath) {
+	public HolderProbe(CuratorFramework observer, String lockNodePath) {
 		this.observer = observer;
 		this.lockNodePath = lockNodePath;
 	}
 
-	synchronized void enter(LockHandle handle) {
+	public synchronized void enter(LockHandle handle) {
 		if (handle.isHeld()) {
 			for (LockHandle other : this.inside) {
 				if (other.isHeld()) {
@@ -85,12 +85,12 @@ final class HolderProbe {
 		}
 	}
 
-	synchronized void exit(LockHandle handle) {
+	public synchronized void exit(LockHandle handle) {
 		this.inside.remove(handle);
 	}
 
 	/** The first overlaps found, described. */
-	synchronized List<String> details() {
+	public synchronized List<String> details() {
 		return List.copyOf(this.details);
 	}
 
@@ -98,12 +98,12 @@ final class HolderProbe {
 	 * Overlaps where ZooKeeper still had the older holder's node: the lock was granted
 	 * twice.
 	 */
-	synchronized int doubleGrants() {
+	public synchronized int doubleGrants() {
 		return this.doubleGrants;
 	}
 
 	/** Overlaps where the older holder had not yet heard that its hold had ended. */
-	synchronized int lateNotices() {
+	public synchronized int lateNotices() {
 		return this.lateNotices;
 	}
 

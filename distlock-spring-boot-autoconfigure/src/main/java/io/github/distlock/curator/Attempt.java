@@ -1,0 +1,407 @@
+package io.github.distlock.curator;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.core.DistributedLockException;
+import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.LockKind;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.WaitingLock;
+
+/**
+ * One acquisition of a lock in flight, from the call until its {@linkplain #outcome()
+ * outcome}: a {@link Hold}, a timeout, a cancellation or a failure. The outcome future is
+ * the one place where the race between them is decided: whichever completes it first
+ * wins, and a grant that comes too late is released at once.
+ * <p>
+ * An attempt first takes its turn in this client's {@linkplain LocalQueues local queue}
+ * of the path, where the lock is exclusive, so that one attempt per client at a time
+ * waits in ZooKeeper; then its {@linkplain QueuePosition queue positions} do the work in
+ * ZooKeeper. Its deadline is a {@linkplain DeadlineTimer timer}: when it fires, the
+ * outcome becomes a {@link LockTimeoutException} and the attempt's node is deleted. The
+ * attempt never blocks and never runs user code: it is driven by ZooKeeper's callbacks,
+ * connection events and the timer.
+ */
+abstract class Attempt {
+
+	/**
+	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer. It
+	 * fails at once when the lock is taken, or when the connection is lost.
+	 */
+	static final Duration TRY_ONCE_BOUND = Duration.ofSeconds(1);
+
+	private final CuratorLocks locks;
+
+	private final LockKind kind;
+
+	private final LockPath path;
+
+	private final String holder;
+
+	private final Duration waitTime;
+
+	private final Instant since = Instant.now();
+
+	private final Events events;
+
+	private final CompletableFuture<Hold> outcome = new CompletableFuture<>();
+
+	// Guarded by this.
+	private DeadlineTimer.@Nullable Timeout deadline;
+
+	// The local queue whose turn this attempt has (or waits for), or null.
+	private final @Nullable String turnPath;
+
+	// Guarded by this.
+	private boolean hasTurn;
+
+	// Guarded by this: whether the lock was found taken at least once.
+	private boolean answered;
+
+	// Guarded by this: whether the work in ZooKeeper started.
+	private boolean begun;
+
+	Attempt(CuratorLocks locks, LockKind kind, LockPath path, String holder, Duration waitTime,
+			@Nullable String turnPath) {
+		this.locks = locks;
+		this.kind = kind;
+		this.path = path;
+		this.holder = holder;
+		this.waitTime = waitTime;
+		this.turnPath = turnPath;
+		this.events = locks.events(kind, path);
+	}
+
+	/**
+	 * Start the attempt: arm its deadline, take its turn in the local queue (or line up
+	 * for it) and go to ZooKeeper when the turn comes.
+	 * @return the outcome
+	 */
+	final CompletableFuture<Hold> start() {
+		this.outcome.whenComplete(this::ended);
+		this.locks.attempts().add(this);
+		if (isTryOnce() && !this.locks.isConnected()) {
+			this.outcome.completeExceptionally(timeout(null));
+			return this.outcome;
+		}
+		started();
+		if (!this.waitTime.isNegative()) {
+			long start = System.nanoTime();
+			long nanos = isTryOnce() ? TRY_ONCE_BOUND.toNanos() : saturatedNanos(this.waitTime);
+			long at = start + nanos;
+			if (at - start >= 0) {
+				DeadlineTimer.Timeout timeout = this.locks.timer().schedule(at, this::expire);
+				synchronized (this) {
+					this.deadline = timeout;
+				}
+				if (this.outcome.isDone()) {
+					timeout.cancel();
+				}
+			}
+		}
+		if (this.turnPath == null) {
+			synchronized (this) {
+				beginIfConnected();
+			}
+		}
+		else if (this.locks.localQueues().enter(this.turnPath, this)) {
+			turn();
+		}
+		else if (localTurnMeansTaken()) {
+			// Another attempt of this client has the lock, or is about to.
+			synchronized (this) {
+				this.answered = true;
+			}
+			if (isTryOnce()) {
+				this.outcome.completeExceptionally(timeout(null));
+			}
+		}
+		return this.outcome;
+	}
+
+	/**
+	 * Called when the attempt starts, before it takes its local turn, without the
+	 * monitor.
+	 */
+	void started() {
+	}
+
+	/**
+	 * Whether another local attempt having the turn means the lock is taken, so that a
+	 * try-once fails at once; true for exclusive locks.
+	 */
+	boolean localTurnMeansTaken() {
+		return true;
+	}
+
+	/**
+	 * This attempt's turn came in the local queue: go to ZooKeeper, or pass the turn on
+	 * if the attempt is over already.
+	 */
+	final void turn() {
+		synchronized (this) {
+			if (!this.outcome.isDone()) {
+				this.hasTurn = true;
+				beginIfConnected();
+				return;
+			}
+		}
+		this.locks.localQueues().leave(this.turnPath);
+	}
+
+	// Requests are only sent while connected (no node is created for an attempt that
+	// gives up before the connection returns); the connection's return resumes the rest.
+	private void beginIfConnected() {
+		if (!this.begun && this.locks.isConnected()) {
+			this.begun = true;
+			begin();
+		}
+	}
+
+	/** Start the work in ZooKeeper; called once, holding this attempt's monitor. */
+	abstract void begin();
+
+	/**
+	 * The connection is back: go on where requests failed or were never sent, and look
+	 * again where a watch may have fired unseen. Called holding this attempt's monitor.
+	 */
+	abstract void resumeInZooKeeper();
+
+	/**
+	 * Give up the work in ZooKeeper: delete every node. Holding this attempt's monitor.
+	 */
+	abstract void abandonInZooKeeper();
+
+	/** A position holds its lock. Holding this attempt's monitor. */
+	abstract void granted(QueuePosition position, LockNode node);
+
+	/** A position waits for its lock. Holding this attempt's monitor. */
+	void waiting(QueuePosition position) {
+		this.answered = true;
+		if (isTryOnce()) {
+			this.outcome.completeExceptionally(timeout(null));
+		}
+	}
+
+	/** A position's request failed for want of a connection. Holding the monitor. */
+	void stalled(QueuePosition position) {
+		if (isTryOnce() && !this.answered) {
+			this.outcome.completeExceptionally(timeout(null));
+		}
+	}
+
+	/**
+	 * Whether a position whose node vanished (its session ended) may queue again with a
+	 * new node by itself; if not, it is abandoned and {@link #vanished} is called.
+	 * Holding this attempt's monitor.
+	 */
+	boolean mayRecreate(QueuePosition position) {
+		return true;
+	}
+
+	/** A position's node vanished and it may not queue again by itself. */
+	void vanished(QueuePosition position) {
+	}
+
+	/** A position failed for good. Holding this attempt's monitor. */
+	void failed(QueuePosition position, Exception ex) {
+		fail(ex);
+	}
+
+	/** Fail the attempt with the given problem. */
+	final void fail(Exception ex) {
+		this.outcome.completeExceptionally(failure(ex));
+	}
+
+	/** The connection came back. */
+	final void resume() {
+		synchronized (this) {
+			if (this.outcome.isDone()) {
+				return;
+			}
+			if (!this.begun) {
+				if (this.turnPath == null || this.hasTurn) {
+					beginIfConnected();
+				}
+			}
+			else {
+				resumeInZooKeeper();
+			}
+		}
+	}
+
+	/** The connection was suspended. */
+	final void suspended() {
+		synchronized (this) {
+			if (isTryOnce() && !this.answered) {
+				this.outcome.completeExceptionally(timeout(null));
+			}
+		}
+	}
+
+	/**
+	 * Complete the attempt with the hold of the given node, or release the hold if the
+	 * attempt is over already. The hold keeps this attempt's local turn until it is
+	 * released, unless the turn was {@linkplain #leaveTurn() left} before. Holding this
+	 * attempt's monitor.
+	 */
+	final void grant(LockNode node) {
+		String turn = null;
+		synchronized (this) {
+			if (this.hasTurn) {
+				this.hasTurn = false;
+				turn = this.turnPath;
+			}
+		}
+		Hold hold = new Hold(this.locks, this.kind, this.path, node, this.holder, this.events, turn);
+		this.locks.register(hold);
+		if (!this.outcome.complete(hold)) {
+			hold.closeAsync();
+		}
+	}
+
+	/** Pass this attempt's local turn on to the next local attempt now. */
+	final void leaveTurn() {
+		boolean leave;
+		synchronized (this) {
+			leave = this.hasTurn;
+			this.hasTurn = false;
+		}
+		if (leave) {
+			this.locks.localQueues().leave(this.turnPath);
+		}
+	}
+
+	/** Whether the outcome is decided. */
+	final boolean isDone() {
+		return this.outcome.isDone();
+	}
+
+	/** Note that the lock was found taken (for the timeout's message). */
+	final synchronized void foundTaken() {
+		this.answered = true;
+	}
+
+	private void expire() {
+		this.outcome.completeExceptionally(timeout(null));
+	}
+
+	private void ended(@Nullable Hold hold, @Nullable Throwable ex) {
+		boolean leave;
+		synchronized (this) {
+			if (this.deadline != null) {
+				this.deadline.cancel();
+			}
+			if (ex != null) {
+				abandonInZooKeeper();
+			}
+			leave = this.hasTurn;
+			this.hasTurn = false;
+		}
+		this.locks.attempts().remove(this);
+		if (this.turnPath != null) {
+			if (leave) {
+				this.locks.localQueues().leave(this.turnPath);
+			}
+			else if (ex != null) {
+				this.locks.localQueues().withdraw(this.turnPath, this);
+			}
+		}
+	}
+
+	/** The outcome of this attempt; completes on whichever thread decided it. */
+	final CompletableFuture<Hold> outcome() {
+		return this.outcome;
+	}
+
+	final boolean isTryOnce() {
+		return this.waitTime.isZero();
+	}
+
+	final CuratorLocks locks() {
+		return this.locks;
+	}
+
+	final LockKind kind() {
+		return this.kind;
+	}
+
+	final LockPath path() {
+		return this.path;
+	}
+
+	final String holder() {
+		return this.holder;
+	}
+
+	final Events events() {
+		return this.events;
+	}
+
+	final WaitingLock snapshot() {
+		return new WaitingLock(this.kind, this.path, this.holder, this.since);
+	}
+
+	/** The exception a caller gets when this attempt timed out now. */
+	final LockTimeoutException timeout(@Nullable Throwable cause) {
+		boolean answered;
+		synchronized (this) {
+			answered = this.answered;
+		}
+		String reason;
+		if (!this.locks.isConnected()) {
+			reason = "ZooKeeper (" + this.locks.connectString() + ") is not connected";
+		}
+		else if (answered) {
+			reason = "it is held by another holder";
+		}
+		else {
+			reason = "ZooKeeper (" + this.locks.connectString() + ") did not answer in time";
+		}
+		return new LockTimeoutException(
+				"Lock '" + this.path + "' was not acquired within " + format(this.waitTime) + ": " + reason, this.path,
+				this.waitTime, cause);
+	}
+
+	private DistributedLockException failure(Throwable ex) {
+		if (ex instanceof DistributedLockException distlock) {
+			return distlock;
+		}
+		if (ex instanceof KeeperException.NoAuthException || ex instanceof KeeperException.InvalidACLException) {
+			KeeperException keeper = (KeeperException) ex;
+			String node = this.locks.namespaced((keeper.getPath() != null) ? keeper.getPath() : this.path.value());
+			String reason = (ex instanceof KeeperException.InvalidACLException)
+					? "it refused the ACL for a new node (creator-only ACLs need an authenticated session)"
+					: "the node's ACL does not grant this client's identity access";
+			return new LockAcquisitionException("Cannot acquire lock '" + this.path + "': ZooKeeper refused access to "
+					+ node + ", " + reason + ". Check distlock.zookeeper.auth.* (the credentials must be those of "
+					+ "the identity that created the nodes) and distlock.zookeeper.acl.*", ex);
+		}
+		return new LockAcquisitionException(
+				"Acquiring lock '" + this.path + "' failed: " + ex.getClass().getSimpleName() + ": " + ex.getMessage(),
+				ex);
+	}
+
+	static String format(Duration waitTime) {
+		if (waitTime.isZero()) {
+			return "a single try";
+		}
+		return (waitTime.toMillis() < 10_000) ? waitTime.toMillis() + "ms" : waitTime.toSeconds() + "s";
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+}

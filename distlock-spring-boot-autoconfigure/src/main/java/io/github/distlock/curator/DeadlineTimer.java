@@ -1,0 +1,153 @@
+package io.github.distlock.curator;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs short actions at given instants: the deadlines of waiting acquisitions and delayed
+ * releases. Deadlines are kept by this timer, never by interrupting a thread: an action
+ * completes a future or sends a request in the background, and must not block.
+ * <p>
+ * One daemon thread sleeps until the earliest deadline, but at most an
+ * {@linkplain #IDLE_SLEEP idle sleep} at a time, and is woken only when a new deadline is
+ * due before it would wake anyway: arming and cancelling the usual deadline (seconds
+ * away, cancelled a few milliseconds later when the lock is granted) is a sorted-set
+ * insertion and removal, and wakes no thread.
+ */
+final class DeadlineTimer implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(DeadlineTimer.class);
+
+	/**
+	 * Longest sleep of the timer thread, so that it needs no waking for far deadlines.
+	 */
+	static final Duration IDLE_SLEEP = Duration.ofMillis(100);
+
+	/** How much earlier than the planned wake-up a new deadline must be to wake it. */
+	private static final long SLACK_NANOS = Duration.ofMillis(2).toNanos();
+
+	private final ConcurrentSkipListSet<Timeout> timeouts = new ConcurrentSkipListSet<>();
+
+	private final AtomicLong sequence = new AtomicLong();
+
+	private final Thread thread;
+
+	// When the thread will wake next, in System.nanoTime() terms.
+	private volatile long wakeAt;
+
+	private volatile boolean closed;
+
+	DeadlineTimer() {
+		this.wakeAt = System.nanoTime();
+		this.thread = new Thread(this::run, "distlock-timer");
+		this.thread.setDaemon(true);
+		this.thread.start();
+	}
+
+	/**
+	 * Run the action at the given instant.
+	 * @param deadlineNanos when, in {@link System#nanoTime()} terms
+	 * @param action what to do; quick and non-blocking
+	 * @return the timeout, to cancel it
+	 */
+	Timeout schedule(long deadlineNanos, Runnable action) {
+		Timeout timeout = new Timeout(this, deadlineNanos, this.sequence.incrementAndGet(), action);
+		this.timeouts.add(timeout);
+		if (deadlineNanos - this.wakeAt < -SLACK_NANOS) {
+			LockSupport.unpark(this.thread);
+		}
+		return timeout;
+	}
+
+	private void run() {
+		while (!this.closed) {
+			long now = System.nanoTime();
+			Timeout first;
+			while ((first = firstDue(now)) != null) {
+				if (this.timeouts.remove(first)) {
+					try {
+						first.action.run();
+					}
+					catch (RuntimeException | Error ex) {
+						logger.error("Deadline action failed", ex);
+					}
+				}
+				now = System.nanoTime();
+			}
+			long sleep = IDLE_SLEEP.toNanos();
+			Timeout next = this.timeouts.isEmpty() ? null : this.timeouts.first();
+			if (next != null) {
+				sleep = Math.min(sleep, next.deadline - now);
+			}
+			this.wakeAt = now + sleep;
+			// A deadline added between reading the set and publishing wakeAt may have
+			// missed the unpark: look once more before sleeping.
+			Timeout added = this.timeouts.isEmpty() ? null : this.timeouts.first();
+			if (added != null && added.deadline - this.wakeAt < 0) {
+				continue;
+			}
+			LockSupport.parkNanos(this, sleep);
+		}
+	}
+
+	private Timeout firstDue(long now) {
+		if (this.timeouts.isEmpty()) {
+			return null;
+		}
+		try {
+			Timeout first = this.timeouts.first();
+			return (first.deadline - now <= 0) ? first : null;
+		}
+		catch (java.util.NoSuchElementException ex) {
+			return null;
+		}
+	}
+
+	/** Number of pending timeouts (for tests of what is left behind). */
+	int pending() {
+		return this.timeouts.size();
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		LockSupport.unpark(this.thread);
+	}
+
+	/** One scheduled action. */
+	static final class Timeout implements Comparable<Timeout> {
+
+		private final DeadlineTimer timer;
+
+		private final long deadline;
+
+		private final long sequence;
+
+		private final Runnable action;
+
+		private Timeout(DeadlineTimer timer, long deadline, long sequence, Runnable action) {
+			this.timer = timer;
+			this.deadline = deadline;
+			this.sequence = sequence;
+			this.action = action;
+		}
+
+		/** Cancel the action if it has not run. */
+		void cancel() {
+			this.timer.timeouts.remove(this);
+		}
+
+		@Override
+		public int compareTo(Timeout other) {
+			int byDeadline = Long.compare(this.deadline - other.deadline, 0);
+			return (byDeadline != 0) ? byDeadline : Long.compare(this.sequence, other.sequence);
+		}
+
+	}
+
+}

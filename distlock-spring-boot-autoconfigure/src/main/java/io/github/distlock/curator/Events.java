@@ -1,0 +1,121 @@
+package io.github.distlock.curator;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.distlock.core.LockEventListener;
+import io.github.distlock.core.LockKind;
+import io.github.distlock.core.LockPath;
+
+/**
+ * What the {@link LockEventListener}s follow of one acquisition: its outcome and, once
+ * held, its loss and release. A listener that fails is logged, never allowed to break the
+ * lock. Called on the thread that receives each event, never on a ZooKeeper thread.
+ */
+final class Events {
+
+	private static final Logger logger = LoggerFactory.getLogger(Events.class);
+
+	static final Events NONE = new Events(LockKind.MUTEX, LockPath.parse("none"), new LockEventListener.Attempt[0]);
+
+	private final LockKind kind;
+
+	private final LockPath path;
+
+	private final LockEventListener.Attempt[] attempts;
+
+	private Events(LockKind kind, LockPath path, LockEventListener.Attempt[] attempts) {
+		this.kind = kind;
+		this.path = path;
+		this.attempts = attempts;
+	}
+
+	/** Tell the listeners that an acquisition starts. */
+	static Events start(LockEventListener[] listeners, LockKind kind, LockPath path) {
+		if (listeners.length == 0) {
+			return NONE;
+		}
+		LockEventListener.Attempt[] attempts = new LockEventListener.Attempt[listeners.length];
+		for (int i = 0; i < listeners.length; i++) {
+			try {
+				attempts[i] = listeners[i].acquiring(kind, path);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Lock event listener failed for {} '{}'", kind, path, ex);
+				attempts[i] = LockEventListener.Attempt.NONE;
+			}
+		}
+		return new Events(kind, path, attempts);
+	}
+
+	void acquired(long fencingToken) {
+		for (LockEventListener.Attempt attempt : this.attempts) {
+			try {
+				attempt.acquired(fencingToken);
+			}
+			catch (RuntimeException ex) {
+				failedListener(ex);
+			}
+		}
+	}
+
+	void timedOut() {
+		for (LockEventListener.Attempt attempt : this.attempts) {
+			try {
+				attempt.timedOut();
+			}
+			catch (RuntimeException ex) {
+				failedListener(ex);
+			}
+		}
+	}
+
+	void cancelled() {
+		for (LockEventListener.Attempt attempt : this.attempts) {
+			try {
+				attempt.cancelled();
+			}
+			catch (RuntimeException ex) {
+				failedListener(ex);
+			}
+		}
+	}
+
+	void failed(Throwable error) {
+		for (LockEventListener.Attempt attempt : this.attempts) {
+			try {
+				attempt.failed(error);
+			}
+			catch (RuntimeException ex) {
+				failedListener(ex);
+			}
+		}
+	}
+
+	void lost() {
+		for (LockEventListener.Attempt attempt : this.attempts) {
+			try {
+				attempt.lost();
+			}
+			catch (RuntimeException ex) {
+				failedListener(ex);
+			}
+		}
+	}
+
+	void released() {
+		for (LockEventListener.Attempt attempt : this.attempts) {
+			try {
+				attempt.released();
+			}
+			catch (RuntimeException ex) {
+				failedListener(ex);
+			}
+		}
+	}
+
+	private void failedListener(RuntimeException ex) {
+		logger.warn("Lock event listener failed for {} '{}'", this.kind, this.path, ex);
+	}
+
+}

@@ -1,0 +1,73 @@
+package io.github.distlock.curator;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * This client's own queues for exclusive locks: per path, one attempt at a time has the
+ * turn and competes in ZooKeeper (and then holds the lock), the others wait here in
+ * arrival order. So a hot key costs ZooKeeper one waiter per client instead of one per
+ * thread, and a release hands the lock to the next local waiter with one pipelined round
+ * trip. Attempts of other clients still queue between them in ZooKeeper's order, so a
+ * busy client cannot starve the others.
+ * <p>
+ * A path has an entry only while somebody has its turn: nothing is kept per key once
+ * unused.
+ */
+final class LocalQueues {
+
+	private final ConcurrentHashMap<String, ArrayDeque<Attempt>> queues = new ConcurrentHashMap<>();
+
+	/**
+	 * Take the turn of the path, or line up for it.
+	 * @return whether the attempt has the turn now; if not, it gets
+	 * {@link Attempt#turn()} when its turn comes
+	 */
+	boolean enter(String path, Attempt attempt) {
+		boolean[] first = new boolean[1];
+		this.queues.compute(path, (key, waiting) -> {
+			if (waiting == null) {
+				first[0] = true;
+				return new ArrayDeque<>(2);
+			}
+			waiting.addLast(attempt);
+			return waiting;
+		});
+		return first[0];
+	}
+
+	/** Leave the line without having had the turn. */
+	void withdraw(String path, Attempt attempt) {
+		this.queues.computeIfPresent(path, (key, waiting) -> {
+			waiting.remove(attempt);
+			return waiting;
+		});
+	}
+
+	/** Pass the turn on to the next attempt in line, or free the path. */
+	void leave(String path) {
+		Attempt[] next = new Attempt[1];
+		this.queues.computeIfPresent(path, (key, waiting) -> {
+			next[0] = waiting.pollFirst();
+			return (next[0] != null) ? waiting : null;
+		});
+		// Outside the map's lock: the next attempt sends its requests, or passes on.
+		if (next[0] != null) {
+			next[0].turn();
+		}
+	}
+
+	/** Number of paths whose turn is taken (for tests of what is left behind). */
+	int size() {
+		return this.queues.size();
+	}
+
+	/** Number of attempts waiting for the given path's turn, or -1 if it is free. */
+	int waiting(@Nullable String path) {
+		ArrayDeque<Attempt> waiting = (path != null) ? this.queues.get(path) : null;
+		return (waiting != null) ? waiting.size() : -1;
+	}
+
+}

@@ -1,0 +1,348 @@
+package io.github.distlock.curator;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.core.LockConfigurationException;
+import io.github.distlock.core.LockKind;
+import io.github.distlock.core.LockPath;
+
+/**
+ * An attempt on a semaphore, node for node the protocol of Curator's
+ * {@code InterProcessSemaphoreV2}: take the semaphore's guard (a mutex in its
+ * {@code locks} child), create a lease in its {@code leases} child, wait while there are
+ * more leases than permits, release the guard, and hold the lease.
+ * <p>
+ * Curator trusts every client to pass the same number of permits; here the number is
+ * written into the semaphore's node, and an attempt that declares another number fails
+ * with a {@link LockConfigurationException} instead of admitting more holders than
+ * intended. The check is sent together with the first requests, so it costs no round trip
+ * of its own.
+ * <p>
+ * A try-once succeeds whenever a permit is free: it waits for the guard, which others
+ * hold only for a round trip while permits are free, and fails as soon as it sees as many
+ * leases as permits.
+ */
+final class SemaphoreAttempt extends Attempt {
+
+	/** Child of the semaphore node holding the guard's queue, as Curator names it. */
+	static final String GUARD = "locks";
+
+	/** Child of the semaphore node holding the leases, as Curator names it. */
+	static final String LEASES = "leases";
+
+	private static final int MAX_VERIFICATIONS = 5;
+
+	private final CuratorFramework client;
+
+	private final String semaphorePath;
+
+	private final String leasesPath;
+
+	private final int permits;
+
+	private final byte[] permitsData;
+
+	private final byte[] data;
+
+	// Guarded by this, as the rest: new positions when a session ends during the wait.
+	private QueuePosition guard;
+
+	private QueuePosition lease;
+
+	private final CapacityWatch capacityWatch = new CapacityWatch(this);
+
+	// Guarded by this.
+	private boolean verified;
+
+	private boolean guardHeld;
+
+	private @Nullable LockNode guardNode;
+
+	private int verifications;
+
+	SemaphoreAttempt(CuratorLocks locks, LockPath path, String semaphorePath, int permits, String holder,
+			Duration waitTime) {
+		super(locks, LockKind.SEMAPHORE, path, holder, waitTime, ZKPaths.makePath(semaphorePath, GUARD));
+		this.client = locks.client();
+		this.semaphorePath = semaphorePath;
+		this.leasesPath = ZKPaths.makePath(semaphorePath, LEASES);
+		this.permits = permits;
+		this.permitsData = Integer.toString(permits).getBytes(StandardCharsets.UTF_8);
+		this.data = locks.identity().nodeData(holder);
+		this.guard = newGuard();
+		this.lease = newLease();
+	}
+
+	private QueuePosition newGuard() {
+		return new QueuePosition(this, ZKPaths.makePath(this.semaphorePath, GUARD), QueueDriver.MUTEX, this.data, null);
+	}
+
+	private QueuePosition newLease() {
+		return new QueuePosition(this, this.leasesPath, QueueDriver.lease(this.permits), this.data, null);
+	}
+
+	@Override
+	boolean localTurnMeansTaken() {
+		// The guard is held for a round trip while permits are free.
+		return false;
+	}
+
+	@Override
+	void started() {
+		if (isTryOnce()) {
+			probeCapacity();
+		}
+		synchronized (this) {
+			verify();
+		}
+	}
+
+	@Override
+	void begin() {
+		this.guard.start();
+	}
+
+	@Override
+	void resumeInZooKeeper() {
+		if (!this.verified) {
+			verify();
+		}
+		if (this.guardHeld) {
+			this.lease.resume();
+		}
+		else {
+			this.guard.resume();
+		}
+	}
+
+	@Override
+	void abandonInZooKeeper() {
+		this.capacityWatch.detach();
+		this.guard.abandon();
+		this.lease.abandon();
+		releaseGuardNode();
+	}
+
+	@Override
+	boolean mayRecreate(QueuePosition position) {
+		// A lease is only created while holding the guard.
+		return position == this.guard;
+	}
+
+	@Override
+	void vanished(QueuePosition position) {
+		// The session ended while waiting for a permit: the guard went with it. Start
+		// over.
+		releaseGuardNode();
+		this.guardHeld = false;
+		this.guard = newGuard();
+		this.lease = newLease();
+		this.guard.start();
+	}
+
+	@Override
+	void waiting(QueuePosition position) {
+		if (position == this.guard) {
+			// Waiting for the guard says nothing about the permits.
+			return;
+		}
+		super.waiting(position);
+	}
+
+	@Override
+	void granted(QueuePosition position, LockNode node) {
+		if (position == this.guard) {
+			this.guardHeld = true;
+			this.guardNode = node;
+			if (this.verified) {
+				this.lease.start();
+			}
+			else {
+				// The semaphore's node exists now: claim it, or compare.
+				verify();
+			}
+			return;
+		}
+		this.capacityWatch.detach();
+		releaseGuardNode();
+		leaveTurn();
+		grant(node);
+	}
+
+	private void releaseGuardNode() {
+		LockNode node = this.guardNode;
+		if (node != null) {
+			this.guardNode = null;
+			locks().deleteInBackground(node.path());
+		}
+	}
+
+	// Permits: compare with the number stored in the semaphore's node, or claim it.
+
+	private void verify() {
+		if (isDone() || this.verified) {
+			return;
+		}
+		if (++this.verifications > MAX_VERIFICATIONS) {
+			fail(new LockConfigurationException("Could not settle the permits of semaphore '" + path() + "': its node "
+					+ this.semaphorePath + " kept changing"));
+			return;
+		}
+		try {
+			this.client.getData().inBackground(this::permitsRead).forPath(this.semaphorePath);
+		}
+		catch (Exception ex) {
+			fail(ex);
+		}
+	}
+
+	private void permitsRead(CuratorFramework client, CuratorEvent event) {
+		synchronized (this) {
+			if (isDone()) {
+				return;
+			}
+			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+			if (code == KeeperException.Code.NONODE) {
+				// Created with the guard's node; claimed once the guard is held.
+				this.verifications--;
+				if (this.guardHeld) {
+					verify();
+				}
+				return;
+			}
+			if (code != KeeperException.Code.OK) {
+				if (!isConnectionProblem(code)) {
+					fail(KeeperException.create(code, this.semaphorePath));
+				}
+				this.verifications--;
+				return;
+			}
+			byte[] stored = event.getData();
+			if (stored == null || stored.length == 0) {
+				claim(event.getStat().getVersion());
+				return;
+			}
+			String text = new String(stored, StandardCharsets.UTF_8);
+			if (!text.equals(Integer.toString(this.permits))) {
+				fail(new LockConfigurationException("Semaphore '" + path() + "' is declared here with " + this.permits
+						+ " permits, but with " + parse(text) + " by another node (ZooKeeper node " + this.semaphorePath
+						+ "); every user of a semaphore must declare the same number of permits"));
+				return;
+			}
+			verified();
+		}
+	}
+
+	private void claim(int version) {
+		try {
+			this.client.setData().withVersion(version).inBackground((client, event) -> {
+				synchronized (this) {
+					if (isDone()) {
+						return;
+					}
+					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+					if (code == KeeperException.Code.OK) {
+						verified();
+					}
+					else if (code == KeeperException.Code.BADVERSION || code == KeeperException.Code.NONODE) {
+						verify();
+					}
+					else if (!isConnectionProblem(code)) {
+						fail(KeeperException.create(code, this.semaphorePath));
+					}
+				}
+			}).forPath(this.semaphorePath, this.permitsData);
+		}
+		catch (Exception ex) {
+			fail(ex);
+		}
+	}
+
+	private void verified() {
+		this.verified = true;
+		if (this.guardHeld) {
+			this.lease.start();
+		}
+	}
+
+	// Try-once: fail as soon as every permit is taken.
+
+	private void probeCapacity() {
+		try {
+			this.client.getChildren().usingWatcher(this.capacityWatch).inBackground((client, event) -> {
+				synchronized (this) {
+					if (isDone() || this.guardHeld) {
+						return;
+					}
+					if (KeeperException.Code.get(event.getResultCode()) == KeeperException.Code.OK) {
+						List<String> leases = event.getChildren();
+						if (leases.size() >= this.permits) {
+							foundTaken();
+							fail(timeout(null));
+						}
+					}
+				}
+			}).forPath(this.leasesPath);
+		}
+		catch (Exception ex) {
+			fail(ex);
+		}
+	}
+
+	private void capacityChanged() {
+		synchronized (this) {
+			if (isDone() || this.guardHeld) {
+				return;
+			}
+		}
+		probeCapacity();
+	}
+
+	private static boolean isConnectionProblem(KeeperException.Code code) {
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
+				|| code == KeeperException.Code.OPERATIONTIMEOUT;
+	}
+
+	private static int parse(String text) {
+		try {
+			return Integer.parseInt(text);
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	/** Watches the leases while a try-once waits for the guard. */
+	private static final class CapacityWatch implements Watcher {
+
+		private volatile @Nullable SemaphoreAttempt attempt;
+
+		CapacityWatch(SemaphoreAttempt attempt) {
+			this.attempt = attempt;
+		}
+
+		void detach() {
+			this.attempt = null;
+		}
+
+		@Override
+		public void process(WatchedEvent event) {
+			SemaphoreAttempt attempt = this.attempt;
+			if (attempt != null && event.getType() != Event.EventType.None) {
+				attempt.capacityChanged();
+			}
+		}
+
+	}
+
+}

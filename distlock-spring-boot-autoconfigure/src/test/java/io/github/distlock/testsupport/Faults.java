@@ -1,0 +1,52 @@
+package io.github.distlock.testsupport;
+
+import java.time.Duration;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.InstanceSpec;
+
+import io.github.distlock.core.ConnectionLossPolicy;
+
+/**
+ * Fault injection for tests: short sessions, so that an expiry happens within a test's
+ * time, and session expiry on demand. A server stopping and restarting is
+ * {@link ZooKeeperExtension#server()}'s {@code stop()} and {@code restart()}; a network
+ * that stops forwarding or drops connections is a {@link TcpRelay}; ensembles are
+ * curator-test's {@code TestingCluster} made of {@link #shortSessionSpec(int)} servers,
+ * with {@link ZooKeeperNodes} of {@link #NODES} on them.
+ */
+public final class Faults {
+
+	/** Namespace of the fault tests' nodes. */
+	public static final String NAMESPACE = "distlock-faults";
+
+	/** Session timeout asked for; the servers' tick time lets ZooKeeper grant it. */
+	public static final int SESSION_TIMEOUT_MS = 3000;
+
+	/**
+	 * Options of the fault tests' nodes: short sessions, application {@code faults},
+	 * {@link ConnectionLossPolicy#SUSPENDED}.
+	 */
+	public static final NodeOptions NODES = new NodeOptions(NAMESPACE, Duration.ofMillis(SESSION_TIMEOUT_MS),
+			Duration.ofSeconds(2), "faults", ConnectionLossPolicy.SUSPENDED, Duration.ofSeconds(5));
+
+	private Faults() {
+	}
+
+	/**
+	 * Spec of a server whose tick time allows short sessions (ZooKeeper grants between 2
+	 * and 20 ticks).
+	 * @param serverId the server's id in an ensemble, -1 for a single server
+	 */
+	public static InstanceSpec shortSessionSpec(int serverId) {
+		return new InstanceSpec(null, -1, -1, -1, true, serverId, 250, -1);
+	}
+
+	/**
+	 * Expire a client's session, as the server does when the client was silent too long.
+	 */
+	public static void expireSession(CuratorFramework client) throws Exception {
+		client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+	}
+
+}

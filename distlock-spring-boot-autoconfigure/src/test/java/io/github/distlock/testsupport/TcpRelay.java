@@ -1,0 +1,144 @@
+package io.github.distlock.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A loopback TCP relay in front of a server, for faults of the network rather than of the
+ * server: it can stop forwarding while keeping the connections open (a hung server, a
+ * stalled network path: the client notices only by its own timeouts), and it can drop
+ * every connection at once (the client notices at once and reconnects through the relay).
+ * Clients connect to {@link #connectString()}.
+ */
+public final class TcpRelay implements AutoCloseable {
+
+	private final int target;
+
+	private final ServerSocket listener;
+
+	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
+	private final Object gate = new Object();
+
+	private boolean paused;
+
+	/**
+	 * Start relaying to a port on the loopback address.
+	 * @param target the port to forward to
+	 */
+	public TcpRelay(int target) throws IOException {
+		this.target = target;
+		this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+		Thread acceptor = new Thread(this::accept, "relay-accept");
+		acceptor.setDaemon(true);
+		acceptor.start();
+	}
+
+	/** The port clients connect to. */
+	public int port() {
+		return this.listener.getLocalPort();
+	}
+
+	/** The connect string clients use to reach the server through the relay. */
+	public String connectString() {
+		return "127.0.0.1:" + port();
+	}
+
+	/** Stop forwarding, keeping the connections open. */
+	public void pause() {
+		synchronized (this.gate) {
+			this.paused = true;
+		}
+	}
+
+	/** Forward again what was held back and what comes next. */
+	public void resume() {
+		synchronized (this.gate) {
+			this.paused = false;
+			this.gate.notifyAll();
+		}
+	}
+
+	/** Close every connection made so far; new connections are still accepted. */
+	public void dropConnections() {
+		for (Socket socket : this.sockets) {
+			closeQuietly(socket);
+		}
+		this.sockets.clear();
+	}
+
+	private void accept() {
+		try {
+			while (true) {
+				Socket inbound = this.listener.accept();
+				Socket outbound;
+				try {
+					outbound = new Socket(InetAddress.getLoopbackAddress(), this.target);
+				}
+				catch (IOException ex) {
+					// The server is down: the client sees its connection refused.
+					closeQuietly(inbound);
+					continue;
+				}
+				this.sockets.add(inbound);
+				this.sockets.add(outbound);
+				pump(inbound, outbound);
+				pump(outbound, inbound);
+			}
+		}
+		catch (IOException ex) {
+			// closed
+		}
+	}
+
+	private void pump(Socket from, Socket to) {
+		Thread thread = new Thread(() -> {
+			byte[] buffer = new byte[8192];
+			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+				int read;
+				while ((read = in.read(buffer)) >= 0) {
+					synchronized (this.gate) {
+						while (this.paused) {
+							this.gate.wait();
+						}
+					}
+					out.write(buffer, 0, read);
+					out.flush();
+				}
+			}
+			catch (IOException | InterruptedException ex) {
+				// closed
+			}
+			finally {
+				// One side gone: the other side of the connection goes too.
+				closeQuietly(from);
+				closeQuietly(to);
+			}
+		}, "relay-pump");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	private static void closeQuietly(Socket socket) {
+		try {
+			socket.close();
+		}
+		catch (IOException ex) {
+			// already closed
+		}
+	}
+
+	@Override
+	public void close() throws IOException {
+		resume();
+		this.listener.close();
+		dropConnections();
+	}
+
+}
