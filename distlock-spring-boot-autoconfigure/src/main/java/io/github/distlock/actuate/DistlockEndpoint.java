@@ -82,6 +82,15 @@ public class DistlockEndpoint {
 		catch (InvalidLockPathException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid lock path");
 		}
+		return nodes(lockPath);
+	}
+
+	/**
+	 * Read the lock nodes of one path, for every kind of lock, as ZooKeeper has them now.
+	 * @param lockPath the lock path
+	 * @return the nodes, or {@code null} if no lock of any kind has nodes there
+	 */
+	public @Nullable PathDescriptor nodes(LockPath lockPath) {
 		CuratorFramework client = this.client;
 		if (client == null) {
 			throw new IllegalStateException("No CuratorFramework: the locks are not Curator's");

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistlockEndpoint;
+import io.github.distlock.actuate.DistlockEndpointWebExtension;
 import io.github.distlock.core.Locks;
 import io.github.distlock.curator.CuratorLocks;
 
@@ -33,6 +34,12 @@ public final class DistlockEndpointAutoConfiguration {
 		CuratorFramework client = (locks instanceof CuratorLocks curatorLocks) ? curatorLocks.client()
 				: curatorFramework.getIfUnique();
 		return new DistlockEndpoint(locks, client);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DistlockEndpointWebExtension distlockEndpointWebExtension(DistlockEndpoint distlockEndpoint) {
+		return new DistlockEndpointWebExtension(distlockEndpoint);
 	}
 
 }
