@@ -8,13 +8,15 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 import io.github.distlock.core.InvalidLockPathException;
+import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockPath;
 
 /**
  * The per-path view of the {@code distlock} endpoint over HTTP
  * ({@code GET /actuator/distlock/orders/42}), with a body that says why when there is
  * nothing to show: {@code 404} when no lock of any kind has a node at the path (nothing
- * holds it or waits for it), {@code 400} when the path is not a valid lock path.
+ * holds it or waits for it), {@code 400} when the path is not a valid lock path,
+ * {@code 503} while ZooKeeper cannot be read.
  */
 @EndpointWebExtension(endpoint = DistlockEndpoint.class)
 public class DistlockEndpointWebExtension {
@@ -47,7 +49,15 @@ public class DistlockEndpointWebExtension {
 			return new WebEndpointResponse<>(new PathMessage(requested, ex.getMessage()),
 					WebEndpointResponse.STATUS_BAD_REQUEST);
 		}
-		DistlockEndpoint.PathDescriptor nodes = this.endpoint.nodes(lockPath);
+		DistlockEndpoint.PathDescriptor nodes;
+		try {
+			nodes = this.endpoint.nodes(lockPath);
+		}
+		catch (LockAcquisitionException ex) {
+			return new WebEndpointResponse<>(
+					new PathMessage(lockPath.value(), "ZooKeeper cannot be read now; try again once it is reachable"),
+					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+		}
 		if (nodes == null) {
 			return new WebEndpointResponse<>(
 					new PathMessage(lockPath.value(), "No lock of any kind is held or awaited " + "at '"

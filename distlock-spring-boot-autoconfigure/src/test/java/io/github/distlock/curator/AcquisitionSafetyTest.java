@@ -302,6 +302,43 @@ class AcquisitionSafetyTest {
 	}
 
 	/**
+	 * A loss listener that blocks does not delay grants: loss reports run on a thread of
+	 * distlock's own, never on ZooKeeper's.
+	 */
+	@Test
+	void blockingLossListenerDelaysNoGrant() throws Exception {
+		CuratorLocks holder = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
+		CountDownLatch listening = new CountDownLatch(1);
+		CountDownLatch unblock = new CountDownLatch(1);
+		holder.addLossListener((lost) -> {
+			listening.countDown();
+			try {
+				unblock.await(2, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		LockHandle lost = holder.mutex("listened").acquire(Duration.ofSeconds(5));
+		long session = holder.client().getZookeeperClient().getZooKeeper().getSessionId();
+		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		assertThat(listening.await(10, TimeUnit.SECONDS)).isTrue();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> holder.client().getZookeeperClient().isConnected()
+					&& holder.client().getZookeeperClient().getZooKeeper().getSessionId() != session);
+		// The listener still blocks: grants on other paths go on.
+		long start = System.nanoTime();
+		for (int i = 0; i < 5; i++) {
+			holder.mutex("other-" + i).acquire(Duration.ofSeconds(5)).close();
+		}
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		assertThat(unblock.getCount()).isOne();
+		assertThat(took).isLessThan(Duration.ofSeconds(1));
+		unblock.countDown();
+		lost.close();
+	}
+
+	/**
 	 * Defect 7: an interrupt (an executor's shutdownNow) abandons the attempt, keeps the
 	 * interrupt flag and leaves no node; it is not a timeout.
 	 */
