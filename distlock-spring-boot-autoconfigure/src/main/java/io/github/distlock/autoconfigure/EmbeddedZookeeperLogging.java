@@ -25,7 +25,10 @@ class EmbeddedZookeeperLogging implements EnvironmentPostProcessor {
 				&& environment.getProperty("distlock.zookeeper.embedded.enabled", Boolean.class, false);
 		if (embedded && !environment.getPropertySources().contains(PROPERTY_SOURCE_NAME)) {
 			environment.getPropertySources()
-				.addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, Map.of(LEVEL_PROPERTY, "warn")));
+				.addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, Map.of(LEVEL_PROPERTY, "warn",
+						// Warns "maxCnxns is not configured" unless a JVM-wide system
+						// property is set: nothing to act on for a development server.
+						LEVEL_PROPERTY + ".server.ServerCnxnFactory", "error")));
 		}
 	}
 
