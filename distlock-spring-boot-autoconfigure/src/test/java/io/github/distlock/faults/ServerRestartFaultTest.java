@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -26,6 +27,13 @@ import static org.awaitility.Awaitility.await;
  * and at no time do two of them believe they hold it.
  */
 class ServerRestartFaultTest {
+
+	/**
+	 * A thread per task: tasks that block must run at the same time, and from JDK 25 on
+	 * CompletableFuture's default executor is the common pool even when its parallelism
+	 * is 1 (two cores), which runs them one after the other.
+	 */
+	private static final Executor OWN_THREADS = (task) -> new Thread(task).start();
 
 	private TestingServer server;
 
@@ -75,7 +83,7 @@ class ServerRestartFaultTest {
 						}
 					}
 				}
-			}));
+			}, OWN_THREADS));
 		}
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> holderNode.client().getChildren().forPath("/mutex/restart/x").size() == 3);
