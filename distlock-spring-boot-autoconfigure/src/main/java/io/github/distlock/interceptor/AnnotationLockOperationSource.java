@@ -181,7 +181,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 				+ MethodDescriptions.describe(method);
 		checkMethod(method, description);
 		AnnotatedElementKey element = new AnnotatedElementKey(method, targetClass);
-		@Nullable String[] parameterNames = this.parameterNames.getParameterNames(method);
+		@Nullable String @Nullable [] parameterNames = this.parameterNames.getParameterNames(method);
 		LockPathTemplate path = parsePath(template, type, element, description, parameterNames).bind(method,
 				parameterNames);
 		List<String> collectionParts = path.collectionParts(method);
