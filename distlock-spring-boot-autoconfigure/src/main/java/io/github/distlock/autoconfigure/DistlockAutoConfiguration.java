@@ -1,7 +1,5 @@
 package io.github.distlock.autoconfigure;
 
-import java.time.Duration;
-
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -55,8 +53,10 @@ public final class DistlockAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryPolicy curatorRetryPolicy(DistlockProperties properties) {
 		DistlockProperties.Retry retry = properties.getZookeeper().getRetry();
-		return new ExponentialBackoffRetry(toMillis(retry.getBaseSleepTime()), retry.getMaxRetries(),
-				toMillis(retry.getMaxSleepTime()));
+		return new ExponentialBackoffRetry(
+				PropertyChecks.nonNegativeMillis("distlock.zookeeper.retry.base-sleep-time", retry.getBaseSleepTime()),
+				PropertyChecks.nonNegative("distlock.zookeeper.retry.max-retries", retry.getMaxRetries()),
+				PropertyChecks.nonNegativeMillis("distlock.zookeeper.retry.max-sleep-time", retry.getMaxSleepTime()));
 	}
 
 	@Bean(destroyMethod = "close")
@@ -68,8 +68,10 @@ public final class DistlockAutoConfiguration {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectionDetails.getConnectString())
 			.namespace(ZookeeperNamespace.validate(zookeeper.getNamespace()))
-			.sessionTimeoutMs(toMillis(zookeeper.getSessionTimeout()))
-			.connectionTimeoutMs(toMillis(zookeeper.getConnectionTimeout()))
+			.sessionTimeoutMs(
+					PropertyChecks.positiveMillis("distlock.zookeeper.session-timeout", zookeeper.getSessionTimeout()))
+			.connectionTimeoutMs(PropertyChecks.positiveMillis("distlock.zookeeper.connection-timeout",
+					zookeeper.getConnectionTimeout()))
 			.retryPolicy(retryPolicy);
 		security.configure(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
@@ -83,13 +85,10 @@ public final class DistlockAutoConfiguration {
 	@ConditionalOnMissingBean(Locks.class)
 	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties,
 			Environment environment) {
-		return new CuratorLocks(curatorFramework, properties.getLock().getWaitTime(),
+		return new CuratorLocks(curatorFramework,
+				PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime()),
 				environment.getProperty("spring.application.name", "application"),
 				properties.getLock().getConnectionLossPolicy());
-	}
-
-	private static int toMillis(Duration duration) {
-		return Math.toIntExact(duration.toMillis());
 	}
 
 }
