@@ -169,7 +169,7 @@ final class LockAnnotationParser {
 					description + ": path template '" + template + "' is not a valid template: " + ex.getMessage()
 							+ "; write literal text and #{expression} parts, such as 'orders/#{#order.id}'");
 		}
-		return LockPathTemplate.of(parsed, description);
+		return LockPathTemplate.of(template, parsed, description);
 	}
 
 	private WaitTime parseWaitTime(String value, AnnotatedElementKey element, String description) {

@@ -13,6 +13,7 @@ import reactor.util.context.ContextView;
 
 import org.springframework.core.ReactiveAdapter;
 
+import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockScope;
 import io.github.distlock.core.LockTimeoutException;
 
@@ -87,8 +88,28 @@ final class ReactiveLockExecutor {
 					Acquired::completed, Acquired::failed, Acquired::cancelled);
 		}
 		// The method's publisher, and every locked call within it, see the scope.
-		return single ? Mono.from(work).contextWrite((context) -> context.put(ReactiveLockContext.SCOPE_KEY, scope))
-				: Flux.from(work).contextWrite((context) -> context.put(ReactiveLockContext.SCOPE_KEY, scope));
+		return single
+				? Mono.from(work)
+					.onErrorMap(ReactiveLockExecutor::unwrapReleaseFailure)
+					.contextWrite((context) -> context.put(ReactiveLockContext.SCOPE_KEY, scope))
+				: Flux.from(work)
+					.onErrorMap(ReactiveLockExecutor::unwrapReleaseFailure)
+					.contextWrite((context) -> context.put(ReactiveLockContext.SCOPE_KEY, scope));
+	}
+
+	/**
+	 * Reactor wraps an error of the release step (a lock lost while the work ran, a
+	 * failed release) in "Async resource cleanup failed after onComplete": the caller
+	 * gets the distlock exception itself, as Spring's reactive transactions unwrap their
+	 * commit failures.
+	 */
+	private static Throwable unwrapReleaseFailure(Throwable ex) {
+		String message = ex.getMessage();
+		if (ex.getCause() instanceof DistributedLockException cause && message != null
+				&& message.startsWith("Async resource cleanup failed")) {
+			return cause;
+		}
+		return ex;
 	}
 
 	/**
