@@ -98,9 +98,12 @@ final class CompletionStageLockExecutor {
 				acquisition.cancel(false);
 				return;
 			}
-			if (running != null) {
-				cancel(running);
+			if (running == null) {
+				// The method is being called: acquired() cancels its stage and releases
+				// the lock once it returned, so that the method never runs unlocked.
+				return;
 			}
+			cancel(running);
 			LockCall.release(held, null);
 		}
 
@@ -141,6 +144,7 @@ final class CompletionStageLockExecutor {
 			}
 			if (cancelled) {
 				cancel(stage);
+				LockCall.release(granted, null);
 			}
 			stage.whenComplete((value, ex) -> finish(granted, value, ex));
 		}

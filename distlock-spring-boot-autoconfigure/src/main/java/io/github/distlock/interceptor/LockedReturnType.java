@@ -56,6 +56,11 @@ sealed interface LockedReturnType {
 						+ "suspend functions through them, and without them the lock would be released at the "
 						+ "function's first suspension; add org.jetbrains.kotlinx:kotlinx-coroutines-reactor");
 			}
+			if (!KotlinDetector.isKotlinReflectPresent()) {
+				throw new LockConfigurationException(description + ": the method is a Kotlin suspend function, but "
+						+ "kotlin-reflect is not on the class path: Spring needs it to call suspend functions; add "
+						+ "org.jetbrains.kotlin:kotlin-reflect");
+			}
 			boolean flow = "kotlinx.coroutines.flow.Flow"
 				.equals(new MethodParameter(method, -1).getParameterType().getName());
 			return Reactive.suspending(flow);
