@@ -1,14 +1,9 @@
 package io.github.distlock.actuate;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -20,8 +15,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.InvalidLockPathException;
-import io.github.distlock.core.LockKind;
+import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockQueue;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.WaitingLock;
 
@@ -36,17 +32,12 @@ public class DistlockEndpoint {
 
 	private final Locks locks;
 
-	private final @Nullable CuratorFramework client;
-
 	/**
 	 * Create the endpoint.
-	 * @param locks the locks of this instance
-	 * @param client the client the locks live on (with their namespace), or {@code null}
-	 * if there is none, in which case the per-path view is not available
+	 * @param locks the locks of this instance, which also read the nodes of a path
 	 */
-	public DistlockEndpoint(Locks locks, @Nullable CuratorFramework client) {
+	public DistlockEndpoint(Locks locks) {
 		this.locks = locks;
-		this.client = client;
 	}
 
 	/**
@@ -82,116 +73,21 @@ public class DistlockEndpoint {
 		catch (InvalidLockPathException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid lock path");
 		}
-		CuratorFramework client = this.client;
-		if (client == null) {
-			throw new IllegalStateException("No CuratorFramework: the locks are not Curator's");
-		}
-		if (!client.getZookeeperClient().isConnected()) {
-			throw new IllegalStateException("Not connected to ZooKeeper");
-		}
-		List<QueueDescriptor> queues = new ArrayList<>();
-		try {
-			String mutex = "/" + LockKind.MUTEX.subtree() + "/" + lockPath.value();
-			addQueue(queues, "mutex", mutex, nodes(client, mutex, Role.QUEUE));
-			String readWrite = "/" + LockKind.READ.subtree() + "/" + lockPath.value();
-			addQueue(queues, "read_write", readWrite, nodes(client, readWrite, Role.READ_WRITE));
-			for (LockKind kind : List.of(LockKind.NON_REENTRANT_MUTEX, LockKind.SEMAPHORE)) {
-				String base = "/" + kind.subtree() + "/" + lockPath.value();
-				List<NodeDescriptor> nodes = new ArrayList<>(nodes(client, base + "/leases", Role.LEASE));
-				nodes.addAll(nodes(client, base + "/locks", Role.WAITING));
-				addQueue(queues, kind.name().toLowerCase(Locale.ROOT), base, nodes);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while reading lock nodes", ex);
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Reading lock nodes failed: " + ex, ex);
-		}
+		return nodes(lockPath);
+	}
+
+	/**
+	 * Read the lock nodes of one path, for every kind of lock, as ZooKeeper has them now;
+	 * who holds and who waits is the lock engine's answer (a waiting semaphore lease is a
+	 * waiter).
+	 * @param lockPath the lock path
+	 * @return the nodes, or {@code null} if no lock of any kind has nodes there
+	 * @throws io.github.distlock.core.LockAcquisitionException if ZooKeeper could not be
+	 * read
+	 */
+	public @Nullable PathDescriptor nodes(LockPath lockPath) {
+		List<QueueDescriptor> queues = this.locks.inspect(lockPath).stream().map(QueueDescriptor::of).toList();
 		return queues.isEmpty() ? null : new PathDescriptor(lockPath.value(), queues);
-	}
-
-	private static void addQueue(List<QueueDescriptor> queues, String kind, String node, List<NodeDescriptor> nodes) {
-		if (!nodes.isEmpty()) {
-			queues.add(new QueueDescriptor(kind, node, nodes));
-		}
-	}
-
-	private static List<NodeDescriptor> nodes(CuratorFramework client, String parent, Role role) throws Exception {
-		List<String> children;
-		try {
-			children = client.getChildren().forPath(parent);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
-		}
-		List<String> sorted = new ArrayList<>(children);
-		sorted.sort(Comparator.comparingLong(DistlockEndpoint::sequence).thenComparing(Comparator.naturalOrder()));
-		List<NodeDescriptor> nodes = new ArrayList<>(sorted.size());
-		boolean writerFirst = false;
-		for (String child : sorted) {
-			Stat stat = new Stat();
-			byte[] data;
-			try {
-				data = client.getData().storingStatIn(stat).forPath(parent + "/" + child);
-			}
-			catch (KeeperException.NoNodeException ex) {
-				continue;
-			}
-			boolean write = child.contains("__WRIT__");
-			boolean holder = switch (role) {
-				case QUEUE -> nodes.isEmpty();
-				case LEASE -> true;
-				case WAITING -> false;
-				// Readers hold together until the first writer; a writer first holds
-				// alone.
-				case READ_WRITE -> {
-					if (nodes.isEmpty()) {
-						writerFirst = write;
-						yield true;
-					}
-					yield !writerFirst && !write && nodes.stream().allMatch((node) -> node.holder);
-				}
-			};
-			String side = switch (role) {
-				case READ_WRITE -> write ? "write" : "read";
-				case LEASE -> "lease";
-				case WAITING -> "waiting";
-				case QUEUE -> null;
-			};
-			nodes.add(new NodeDescriptor(child, sequence(child), stat.getCzxid(), Instant.ofEpochMilli(stat.getCtime()),
-					holder, side, "0x" + Long.toHexString(stat.getEphemeralOwner()), NodeIdentity.parse(data)));
-		}
-		return nodes;
-	}
-
-	/** The sequence number ZooKeeper appended to a sequential node's name. */
-	static long sequence(String name) {
-		int start = name.length();
-		while (start > 0 && Character.isDigit(name.charAt(start - 1))) {
-			start--;
-		}
-		if (start == name.length() || name.length() - start > 19) {
-			return Long.MAX_VALUE;
-		}
-		return Long.parseLong(name.substring(start));
-	}
-
-	private enum Role {
-
-		/** Children queue for one holder, the first. */
-		QUEUE,
-
-		/** Read and write nodes of a read/write lock. */
-		READ_WRITE,
-
-		/** Each child is a held lease. */
-		LEASE,
-
-		/** Children wait for a lease. */
-		WAITING
-
 	}
 
 	/**
@@ -265,6 +161,11 @@ public class DistlockEndpoint {
 	 */
 	public record QueueDescriptor(String kind, String node, List<NodeDescriptor> nodes) {
 
+		static QueueDescriptor of(LockQueue queue) {
+			return new QueueDescriptor(queue.kind(), queue.node(),
+					queue.participants().stream().map(NodeDescriptor::of).toList());
+		}
+
 	}
 
 	/**
@@ -282,6 +183,12 @@ public class DistlockEndpoint {
 	 */
 	public record NodeDescriptor(String name, long sequence, long fencingToken, Instant created, boolean holder,
 			@Nullable String side, String session, @Nullable NodeIdentity identity) {
+
+		static NodeDescriptor of(LockParticipant participant) {
+			return new NodeDescriptor(participant.name(), participant.sequence(), participant.fencingToken(),
+					participant.created(), participant.holder(), participant.side(),
+					"0x" + Long.toHexString(participant.session()), NodeIdentity.parse(participant.data()));
+		}
 
 	}
 

@@ -13,8 +13,8 @@ import io.github.distlock.core.LockPath;
  * when the acquisition starts and stopped when the lock is released, or when the
  * acquisition times out or fails. Low-cardinality key values: {@code kind}, {@code name}
  * (the path {@linkplain LockPath#template() template}), {@code outcome}
- * ({@code acquired}, {@code timeout}, {@code error}) and, for an acquired lock,
- * {@code lost} ({@code true} if it was lost while held); high-cardinality key values:
+ * ({@code acquired}, {@code timeout}, {@code error}) and {@code lost} ({@code true} if an
+ * acquired lock was lost while held, else {@code false}); high-cardinality key values:
  * {@code path} (the resolved path) and {@code fencing.token}. Events: {@code acquired}
  * and {@code lost}.
  * <p>
@@ -24,6 +24,8 @@ public final class LockObservations implements LockEventListener {
 
 	/** Name of the observation. */
 	public static final String NAME = "distlock.lock";
+
+	private static final String LOST = "lost";
 
 	private static final Observation.Event ACQUIRED_EVENT = Observation.Event.of("acquired",
 			"distributed lock acquired");
@@ -74,19 +76,28 @@ public final class LockObservations implements LockEventListener {
 				.event(ACQUIRED_EVENT);
 		}
 
+		// Every stopped observation carries the same keys: a meter registry such as
+		// Prometheus's refuses a second timer of one name with other tag keys.
 		@Override
 		public void timedOut() {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.TIMEOUT).stop();
+			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.TIMEOUT)
+				.lowCardinalityKeyValue(LOST, "false")
+				.stop();
 		}
 
 		@Override
 		public void cancelled() {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.CANCELLED).stop();
+			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.CANCELLED)
+				.lowCardinalityKeyValue(LOST, "false")
+				.stop();
 		}
 
 		@Override
 		public void failed(Throwable error) {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.ERROR).error(error).stop();
+			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.ERROR)
+				.lowCardinalityKeyValue(LOST, "false")
+				.error(error)
+				.stop();
 		}
 
 		@Override
@@ -97,7 +108,7 @@ public final class LockObservations implements LockEventListener {
 
 		@Override
 		public void released() {
-			this.observation.lowCardinalityKeyValue(KeyValue.of("lost", Boolean.toString(this.lost))).stop();
+			this.observation.lowCardinalityKeyValue(KeyValue.of(LOST, Boolean.toString(this.lost))).stop();
 		}
 
 	}

@@ -2,7 +2,6 @@ package io.github.distlock.autoconfigure;
 
 import org.apache.curator.framework.CuratorFramework;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,8 +11,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistlockEndpoint;
+import io.github.distlock.actuate.DistlockEndpointWebExtension;
 import io.github.distlock.core.Locks;
-import io.github.distlock.curator.CuratorLocks;
 
 /**
  * {@link AutoConfiguration Auto-configuration} of the {@code distlock} actuator endpoint,
@@ -28,11 +27,14 @@ public final class DistlockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistlockEndpoint distlockEndpoint(Locks locks, ObjectProvider<CuratorFramework> curatorFramework) {
-		// The locks' own client carries their namespace.
-		CuratorFramework client = (locks instanceof CuratorLocks curatorLocks) ? curatorLocks.client()
-				: curatorFramework.getIfUnique();
-		return new DistlockEndpoint(locks, client);
+	DistlockEndpoint distlockEndpoint(Locks locks) {
+		return new DistlockEndpoint(locks);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DistlockEndpointWebExtension distlockEndpointWebExtension(DistlockEndpoint distlockEndpoint) {
+		return new DistlockEndpointWebExtension(distlockEndpoint);
 	}
 
 }

@@ -214,9 +214,11 @@ public final class LockScope {
 		return (this.thread != null) ? threads.get(this.thread) : this.own;
 	}
 
-	/** Number of threads that hold locks now (for tests of what is left behind). */
-	static int threadsHoldingLocks() {
-		return threads.size();
+	/**
+	 * Whether the given thread's scope is remembered (for tests of what is left behind).
+	 */
+	static boolean remembers(Thread thread) {
+		return threads.containsKey(thread);
 	}
 
 	@Override

@@ -31,10 +31,14 @@ import io.github.distlock.core.WaitingLock;
 abstract class Attempt {
 
 	/**
-	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer. It
-	 * fails at once when the lock is taken, or when the connection is lost.
+	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
+	 * for a new client's first connection). It fails at once when the lock is taken, or
+	 * when the connection is lost.
 	 */
 	static final Duration TRY_ONCE_BOUND = Duration.ofSeconds(1);
+
+	/** Pause before a stalled attempt tries again on a connection that is back. */
+	private static final Duration STALL_RETRY = Duration.ofMillis(50);
 
 	private final CuratorLocks locks;
 
@@ -86,7 +90,10 @@ abstract class Attempt {
 	final CompletableFuture<Hold> start() {
 		this.outcome.whenComplete(this::ended);
 		this.locks.attempts().add(this);
-		if (isTryOnce() && !this.locks.isConnected()) {
+		if (isTryOnce() && this.locks.isDisconnected()) {
+			// A try-once does not wait for a lost connection to return (it does wait,
+			// within
+			// its bound, for a client's first connection).
 			this.outcome.completeExceptionally(timeout(null));
 			return this.outcome;
 		}
@@ -158,10 +165,29 @@ abstract class Attempt {
 	// Requests are only sent while connected (no node is created for an attempt that
 	// gives up before the connection returns); the connection's return resumes the rest.
 	private void beginIfConnected() {
-		if (!this.begun && this.locks.isConnected()) {
+		if (this.begun) {
+			return;
+		}
+		if (this.locks.isReady()) {
 			this.begun = true;
 			begin();
 		}
+		else if (this.locks.isConnected()) {
+			this.locks.prepareNamespace();
+		}
+	}
+
+	/**
+	 * ZooKeeper refused what every request needs (the namespace node): fail, unless
+	 * requests were sent already.
+	 */
+	final void failBeforeBegin(Exception refused) {
+		synchronized (this) {
+			if (this.begun) {
+				return;
+			}
+		}
+		fail(refused);
 	}
 
 	/** Start the work in ZooKeeper; called once, holding this attempt's monitor. */
@@ -193,6 +219,11 @@ abstract class Attempt {
 	void stalled(QueuePosition position) {
 		if (isTryOnce() && !this.answered) {
 			this.outcome.completeExceptionally(timeout(null));
+		}
+		else if (this.locks.isConnected()) {
+			// The connection came back before this answer did: its event may have been
+			// seen already, so do not wait for the next one.
+			this.locks.timer().schedule(System.nanoTime() + STALL_RETRY.toNanos(), this::resume);
 		}
 	}
 
@@ -372,6 +403,11 @@ abstract class Attempt {
 	private DistributedLockException failure(Throwable ex) {
 		if (ex instanceof DistributedLockException distlock) {
 			return distlock;
+		}
+		if (ex instanceof KeeperException.AuthFailedException) {
+			return new LockAcquisitionException("Cannot acquire lock '" + this.path
+					+ "': ZooKeeper refused this client's credentials (authentication failed). Check "
+					+ "distlock.zookeeper.auth.*", ex);
 		}
 		if (ex instanceof KeeperException.NoAuthException || ex instanceof KeeperException.InvalidACLException) {
 			KeeperException keeper = (KeeperException) ex;

@@ -15,6 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -78,6 +79,10 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final ThreadPoolExecutor notifier;
 
+	// Makes sure of the namespace node: a blocking call of Curator's, kept off every
+	// other thread (loss reports included).
+	private final ThreadPoolExecutor namespacePreparer;
+
 	private final LocalQueues localQueues = new LocalQueues();
 
 	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
@@ -92,6 +97,17 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	private volatile LockEventListener[] eventListeners = {};
 
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
+
+	// Whether the client's namespace node is known to exist. Until it is, Curator makes
+	// sure of it, waiting for ZooKeeper, on the thread of each request's forPath(): no
+	// request is sent before a thread of distlock's own has done it once.
+	private volatile boolean namespaceReady;
+
+	private final AtomicBoolean preparingNamespace = new AtomicBoolean();
+
+	// Whether the client was ever connected: a try-once waits for the first connection,
+	// but not for a lost one to return.
+	private volatile boolean everConnected;
 
 	/**
 	 * Create locks on the given client.
@@ -146,7 +162,65 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 			return thread;
 		});
 		this.notifier.allowCoreThreadTimeOut(true);
+		this.namespacePreparer = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				(task) -> {
+					Thread thread = new Thread(task, "distlock-namespace");
+					thread.setDaemon(true);
+					return thread;
+				});
+		this.namespacePreparer.allowCoreThreadTimeOut(true);
+		String namespace = client.getNamespace();
+		this.namespaceReady = namespace == null || namespace.isEmpty();
 		client.getConnectionStateListenable().addListener(this.connectionListener);
+		if (client.getZookeeperClient().isConnected()) {
+			this.everConnected = true;
+			prepareNamespace();
+		}
+	}
+
+	/**
+	 * Let Curator make sure the namespace node exists, on a thread of distlock's own, and
+	 * go on with the acquisitions that waited for it; when ZooKeeper refuses (access,
+	 * credentials), fail them with its answer instead of letting them wait.
+	 */
+	void prepareNamespace() {
+		if (this.namespaceReady || !this.preparingNamespace.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			this.namespacePreparer.execute(() -> {
+				Exception refused = null;
+				try {
+					this.client.checkExists().forPath("/");
+					this.namespaceReady = true;
+				}
+				catch (Exception ex) {
+					if (ex instanceof KeeperException keeper && !isConnectionProblem(keeper.code())) {
+						refused = keeper;
+					}
+					logger.debug("Namespace of {} not ready yet: {}", connectString(), ex.toString());
+				}
+				finally {
+					this.preparingNamespace.set(false);
+				}
+				if (this.namespaceReady) {
+					this.attempts.forEach(Attempt::resume);
+				}
+				else if (refused != null) {
+					for (Attempt attempt : this.attempts) {
+						attempt.failBeforeBegin(refused);
+					}
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			this.preparingNamespace.set(false);
+		}
+	}
+
+	static boolean isConnectionProblem(KeeperException.Code code) {
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
+				|| code == KeeperException.Code.OPERATIONTIMEOUT || code == KeeperException.Code.SESSIONMOVED;
 	}
 
 	// Connection state
@@ -171,6 +245,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 				}
 			}
 			case CONNECTED, RECONNECTED -> {
+				this.everConnected = true;
+				prepareNamespace();
 				for (Hold hold : this.holds) {
 					// Curator reports no second LOST while it is still in the lost state,
 					// so
@@ -234,6 +310,16 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	boolean isConnected() {
 		return this.client.getZookeeperClient().isConnected();
+	}
+
+	/** Whether the client was connected once, and is not now. */
+	boolean isDisconnected() {
+		return this.everConnected && !isConnected();
+	}
+
+	/** Whether requests may be sent now: connected, and the namespace node exists. */
+	boolean isReady() {
+		return this.namespaceReady && isConnected();
 	}
 
 	/** The full ZooKeeper path of a path relative to the client's namespace. */
@@ -609,6 +695,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 		this.timer.close();
 		this.notifier.shutdown();
+		this.namespacePreparer.shutdownNow();
 	}
 
 }

@@ -28,6 +28,8 @@ final class DeadlineTimer implements AutoCloseable {
 	 */
 	static final Duration IDLE_SLEEP = Duration.ofMillis(100);
 
+	private static final long SLOW_ACTION_NANOS = Duration.ofMillis(20).toNanos();
+
 	/** How much earlier than the planned wake-up a new deadline must be to wake it. */
 	private static final long SLACK_NANOS = Duration.ofMillis(2).toNanos();
 
@@ -70,11 +72,17 @@ final class DeadlineTimer implements AutoCloseable {
 			Timeout first;
 			while ((first = firstDue(now)) != null) {
 				if (this.timeouts.remove(first)) {
+					long started = System.nanoTime();
 					try {
 						first.action.run();
 					}
 					catch (RuntimeException | Error ex) {
 						logger.error("Deadline action failed", ex);
+					}
+					long took = System.nanoTime() - started;
+					if (took > SLOW_ACTION_NANOS) {
+						logger.warn("Deadline action took {} ms (late by {} ms); deadlines after it were late too",
+								took / 1_000_000, (started - first.deadline) / 1_000_000);
 					}
 				}
 				now = System.nanoTime();

@@ -54,6 +54,10 @@ final class QueuePosition {
 
 	}
 
+	// Parents carry no data, as Curator's own parent nodes (not the client's default
+	// data).
+	private static final byte[] NO_DATA = new byte[0];
+
 	private final Attempt owner;
 
 	private final CuratorFramework client;
@@ -175,6 +179,17 @@ final class QueuePosition {
 	}
 
 	private void create() {
+		create(false);
+	}
+
+	/**
+	 * Create our node and read the queue behind it, all in one round trip. The queue's
+	 * parents are created (as containers, as Curator's recipes create them) only after a
+	 * create found them missing, in the same round trip again: Curator's own
+	 * creatingParentContainersIfNeeded makes them one synchronous request after the other
+	 * on its background thread, which a burst of new keys queues behind.
+	 */
+	private void create(boolean parentsFirst) {
 		this.state = State.CREATING;
 		this.node = null;
 		this.nodeName = null;
@@ -190,8 +205,10 @@ final class QueuePosition {
 			mode = CreateMode.EPHEMERAL;
 		}
 		try {
+			if (parentsFirst) {
+				createParents();
+			}
 			this.client.create()
-				.creatingParentContainersIfNeeded()
 				.withProtection()
 				.withMode(mode)
 				.inBackground((client, event) -> created(generation, event))
@@ -206,6 +223,15 @@ final class QueuePosition {
 		}
 	}
 
+	private void createParents() throws Exception {
+		String parent = "";
+		for (String segment : ZKPaths.split(this.queuePath)) {
+			parent = parent + "/" + segment;
+			// NODEEXISTS is the usual answer; any other problem shows in our own create.
+			this.client.create().withMode(CreateMode.CONTAINER).inBackground().forPath(parent, NO_DATA);
+		}
+	}
+
 	private void created(int generation, CuratorEvent event) {
 		synchronized (this.owner) {
 			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
@@ -213,6 +239,11 @@ final class QueuePosition {
 				if (code == KeeperException.Code.OK) {
 					this.owner.locks().deleteInBackground(event.getName());
 				}
+				return;
+			}
+			if (code == KeeperException.Code.NONODE) {
+				// A parent is missing (reaped while empty, or never made): make them.
+				create(true);
 				return;
 			}
 			if (code != KeeperException.Code.OK) {

@@ -62,6 +62,8 @@ final class SemaphoreAttempt extends Attempt {
 	private final CapacityWatch capacityWatch = new CapacityWatch(this);
 
 	// Guarded by this.
+	private boolean checksSent;
+
 	private boolean verified;
 
 	private boolean guardHeld;
@@ -99,22 +101,38 @@ final class SemaphoreAttempt extends Attempt {
 
 	@Override
 	void started() {
+		synchronized (this) {
+			sendChecks();
+		}
+	}
+
+	/**
+	 * Send the permits check, and for a try-once the capacity probe, with the first
+	 * requests: as soon as requests may be sent.
+	 */
+	private void sendChecks() {
+		if (this.checksSent || !locks().isReady()) {
+			return;
+		}
+		this.checksSent = true;
 		if (isTryOnce()) {
 			probeCapacity();
 		}
-		synchronized (this) {
-			verify();
-		}
+		verify();
 	}
 
 	@Override
 	void begin() {
+		sendChecks();
 		this.guard.start();
 	}
 
 	@Override
 	void resumeInZooKeeper() {
-		if (!this.verified) {
+		if (!this.checksSent) {
+			sendChecks();
+		}
+		else if (!this.verified) {
 			verify();
 		}
 		if (this.guardHeld) {
@@ -221,7 +239,7 @@ final class SemaphoreAttempt extends Attempt {
 				return;
 			}
 			if (code != KeeperException.Code.OK) {
-				if (!isConnectionProblem(code)) {
+				if (!CuratorLocks.isConnectionProblem(code)) {
 					fail(KeeperException.create(code, this.semaphorePath));
 				}
 				this.verifications--;
@@ -257,7 +275,7 @@ final class SemaphoreAttempt extends Attempt {
 					else if (code == KeeperException.Code.BADVERSION || code == KeeperException.Code.NONODE) {
 						verify();
 					}
-					else if (!isConnectionProblem(code)) {
+					else if (!CuratorLocks.isConnectionProblem(code)) {
 						fail(KeeperException.create(code, this.semaphorePath));
 					}
 				}
@@ -306,11 +324,6 @@ final class SemaphoreAttempt extends Attempt {
 			}
 		}
 		probeCapacity();
-	}
-
-	private static boolean isConnectionProblem(KeeperException.Code code) {
-		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
-				|| code == KeeperException.Code.OPERATIONTIMEOUT;
 	}
 
 	private static int parse(String text) {

@@ -140,8 +140,15 @@ class ActuatorHttpTest {
 			executor.shutdownNow();
 			otherNode.close();
 		}
-		getJson("/actuator/distlock/inventory/nothing-here", 404);
-		getJson("/actuator/distlock/inventory/%2E%2E", 400);
+		DocumentContext nothing = getJson("/actuator/distlock/inventory/nothing-here", 404);
+		assertThat(nothing.read("$.path", String.class)).isEqualTo("inventory/nothing-here");
+		assertThat(nothing.read("$.message", String.class))
+			.isEqualTo("No lock of any kind is held or awaited at 'inventory/nothing-here': ZooKeeper has no "
+					+ "lock node there");
+		DocumentContext invalid = getJson("/actuator/distlock/inventory/%2E%2E", 400);
+		assertThat(invalid.read("$.path", String.class)).isEqualTo("inventory/..");
+		assertThat(invalid.read("$.message", String.class)).startsWith("Invalid lock path 'inventory/..': ")
+			.contains("'..'");
 		assertThat(this.meterRegistry.get("distlock.acquire")
 			.tags("kind", "mutex", "name", "inventory/#{#sku}", "outcome", "acquired")
 			.timer()

@@ -139,7 +139,9 @@ class LockMetricsTest {
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
 			.hasNumberOfObservationsWithNameEqualTo("distlock.lock", 2)
 			.hasAnObservationWithAKeyValue("outcome", "timeout")
-			.hasAnObservationWithAKeyValue("outcome", "acquired");
+			.hasAnObservationWithAKeyValue("outcome", "acquired")
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).allSatisfy(
+					(context) -> assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false")));
 	}
 
 	@Test
@@ -152,6 +154,7 @@ class LockMetricsTest {
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
 			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).singleElement().satisfies((context) -> {
 				assertThat(context.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("error");
+				assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false");
 				assertThat(context.getError()).isInstanceOf(LockConfigurationException.class);
 			}));
 	}
@@ -162,10 +165,12 @@ class LockMetricsTest {
 		LockHandle handle = this.observed.nonReentrantMutex(path).acquire(Duration.ofSeconds(5));
 		this.observed.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 		await().atMost(Duration.ofSeconds(20)).until(() -> handle.state() == LockState.LOST);
-		assertThat(this.meterRegistry.get("distlock.lost")
-			.tags("kind", "non_reentrant_mutex", "name", "jobs/{}")
-			.counter()
-			.count()).isOne();
+		// The handle shows the loss at once; listeners are told right after.
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.meterRegistry.get("distlock.lost")
+				.tags("kind", "non_reentrant_mutex", "name", "jobs/{}")
+				.counter()
+				.count()).isOne());
 		handle.close();
 		assertThat(this.meterRegistry.get("distlock.hold")
 			.tags("kind", "non_reentrant_mutex", "name", "jobs/{}")

@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.distlock.actuate.DistlockEndpoint;
+import io.github.distlock.actuate.DistlockEndpointWebExtension;
 import io.github.distlock.actuate.DistlockHealthIndicator;
 import io.github.distlock.actuate.LockMetrics;
 import io.github.distlock.actuate.LockObservations;
@@ -51,7 +52,9 @@ class DistlockActuatorAutoConfigurationTests {
 	@Test
 	void runShouldCreateIndicatorAndEndpoint() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(DistlockHealthIndicator.class).hasSingleBean(DistlockEndpoint.class);
+			assertThat(context).hasSingleBean(DistlockHealthIndicator.class)
+				.hasSingleBean(DistlockEndpoint.class)
+				.hasSingleBean(DistlockEndpointWebExtension.class);
 			assertThat(context).hasBean("distlockHealthIndicator");
 		});
 	}
@@ -83,7 +86,8 @@ class DistlockActuatorAutoConfigurationTests {
 	@Test
 	void runWhenEndpointNotExposedShouldNotCreateEndpoint() {
 		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=health")
-			.run((context) -> assertThat(context).doesNotHaveBean(DistlockEndpoint.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(DistlockEndpoint.class)
+				.doesNotHaveBean(DistlockEndpointWebExtension.class));
 	}
 
 	@Test

@@ -32,7 +32,7 @@ class ConnectionLossTest {
 	void holderWhoseSessionExpiresIsToldAndAnotherNodeTakesOver() throws Exception {
 		CuratorLocks holder = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
 		CuratorLocks other = this.zookeeper.newNode(ConnectionLossPolicy.SUSPENDED);
-		List<HeldLock> lost = new ArrayList<>();
+		List<HeldLock> lost = new java.util.concurrent.CopyOnWriteArrayList<>();
 		holder.addLossListener(lost::add);
 		LockHandle handle = holder.mutex("orders/1").acquire(Duration.ofSeconds(5));
 		assertThat(LockContext.current().isHeld()).isTrue();
@@ -45,6 +45,8 @@ class ConnectionLossTest {
 		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> handle.state() == LockState.LOST);
+		// Told on distlock's event thread, once.
+		await().atMost(Duration.ofSeconds(5)).until(() -> !lost.isEmpty());
 		assertThat(lost).singleElement().extracting(HeldLock::fencingToken).isEqualTo(handle.fencingToken());
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> LockContext.current().assertHeld())
 			.withMessageContaining("'orders/1' (LOST)");

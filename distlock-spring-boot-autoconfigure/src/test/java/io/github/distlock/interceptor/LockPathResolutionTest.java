@@ -53,6 +53,11 @@ class LockPathResolutionTest {
 	}
 
 	@Test
+	void literalTextIsTakenAsEscapedSoEscapedDotsNameTheSegmentAValueOfTwoDotsGives() throws Exception {
+		assertThat(service.lockedNodesUnderEscapedDots()).containsExactly("%2E%2E");
+	}
+
+	@Test
 	void nulCharacterIsEscaped() throws Exception {
 		assertThat(service.lockedNodes("a\u0000b")).containsExactly("a%00b");
 	}
@@ -101,6 +106,16 @@ class LockPathResolutionTest {
 		@DistributedLock("users/#{#name}/profile")
 		public List<String> lockedNodes(String name) throws Exception {
 			this.runs++;
+			return profilesWithLockNodes();
+		}
+
+		/** The same as {@code lockedNodes("..")}, with the segment written literally. */
+		@DistributedLock("users/%2E%2E/profile")
+		public List<String> lockedNodesUnderEscapedDots() throws Exception {
+			return profilesWithLockNodes();
+		}
+
+		private List<String> profilesWithLockNodes() throws Exception {
 			List<String> locked = new ArrayList<>();
 			for (String user : this.client.getChildren().forPath("/mutex/users")) {
 				if (!this.client.getChildren().forPath("/mutex/users/" + user + "/profile").isEmpty()) {

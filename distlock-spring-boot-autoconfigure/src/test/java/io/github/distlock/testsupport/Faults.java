@@ -49,4 +49,14 @@ public final class Faults {
 		client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 	}
 
+	/** The children of a node, or none if it does not exist. */
+	public static java.util.List<String> children(CuratorFramework client, String path) throws Exception {
+		try {
+			return client.getChildren().forPath(path);
+		}
+		catch (org.apache.zookeeper.KeeperException.NoNodeException ex) {
+			return java.util.List.of();
+		}
+	}
+
 }

@@ -6,15 +6,21 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A loopback TCP relay in front of a server, for faults of the network rather than of the
  * server: it can stop forwarding while keeping the connections open (a hung server, a
  * stalled network path: the client notices only by its own timeouts), and it can drop
- * every connection at once (the client notices at once and reconnects through the relay).
- * Clients connect to {@link #connectString()}.
+ * every connection at once (the client notices at once and reconnects through the relay),
+ * and it can add latency to each direction (a slow network: every request still arrives,
+ * in order, later). Clients connect to {@link #connectString()}.
  */
 public final class TcpRelay implements AutoCloseable {
 
@@ -27,6 +33,8 @@ public final class TcpRelay implements AutoCloseable {
 	private final Object gate = new Object();
 
 	private boolean paused;
+
+	private volatile long latencyNanos;
 
 	/**
 	 * Start relaying to a port on the loopback address.
@@ -65,6 +73,14 @@ public final class TcpRelay implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Delay everything that passes the relay, in each direction, by the given time.
+	 * @param oneWay the delay per direction; zero for none
+	 */
+	public void setLatency(Duration oneWay) {
+		this.latencyNanos = oneWay.toNanos();
+	}
+
 	/** Close every connection made so far; new connections are still accepted. */
 	public void dropConnections() {
 		for (Socket socket : this.sockets) {
@@ -98,17 +114,39 @@ public final class TcpRelay implements AutoCloseable {
 	}
 
 	private void pump(Socket from, Socket to) {
-		Thread thread = new Thread(() -> {
+		BlockingQueue<Chunk> chunks = new LinkedBlockingQueue<>();
+		Thread reader = new Thread(() -> {
 			byte[] buffer = new byte[8192];
-			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+			try (InputStream in = from.getInputStream()) {
 				int read;
 				while ((read = in.read(buffer)) >= 0) {
+					chunks.put(new Chunk(System.nanoTime() + this.latencyNanos, Arrays.copyOf(buffer, read)));
+				}
+			}
+			catch (IOException | InterruptedException ex) {
+				// closed
+			}
+			finally {
+				chunks.add(Chunk.END);
+			}
+		}, "relay-read");
+		Thread writer = new Thread(() -> {
+			try (OutputStream out = to.getOutputStream()) {
+				while (true) {
+					Chunk chunk = chunks.take();
+					if (chunk == Chunk.END) {
+						break;
+					}
+					long wait;
+					while ((wait = chunk.deliverAt - System.nanoTime()) > 0) {
+						LockSupport.parkNanos(wait);
+					}
 					synchronized (this.gate) {
 						while (this.paused) {
 							this.gate.wait();
 						}
 					}
-					out.write(buffer, 0, read);
+					out.write(chunk.bytes);
 					out.flush();
 				}
 			}
@@ -120,9 +158,17 @@ public final class TcpRelay implements AutoCloseable {
 				closeQuietly(from);
 				closeQuietly(to);
 			}
-		}, "relay-pump");
-		thread.setDaemon(true);
-		thread.start();
+		}, "relay-write");
+		reader.setDaemon(true);
+		writer.setDaemon(true);
+		reader.start();
+		writer.start();
+	}
+
+	private record Chunk(long deliverAt, byte[] bytes) {
+
+		static final Chunk END = new Chunk(0, new byte[0]);
+
 	}
 
 	private static void closeQuietly(Socket socket) {

@@ -55,6 +55,15 @@ public final class ZooKeeperNodes implements AutoCloseable {
 	}
 
 	/**
+	 * Close the given nodes (or anything else) with the others.
+	 * @return the closeable
+	 */
+	public synchronized <T extends AutoCloseable> T register(T closeable) {
+		this.closeables.add(0, closeable);
+		return closeable;
+	}
+
+	/**
 	 * Close every node and client; when one fails to close, the others are closed still
 	 * and the first failure is thrown.
 	 */

@@ -8,7 +8,7 @@
  * ({@link io.github.distlock.testsupport.Faults},
  * {@link io.github.distlock.testsupport.TcpRelay},
  * {@link io.github.distlock.testsupport.ServerWatches},
- * {@link io.github.distlock.testsupport.HolderProbe},
+ * {@link io.github.distlock.testsupport.SectionProbe},
  * {@link io.github.distlock.testsupport.FencedStore}). Test classes use these rather than
  * growing harnesses of their own.
  */

@@ -1,0 +1,131 @@
+package io.github.distlock.actuate;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockState;
+import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.Locks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Keeps the metrics table of {@code docs/operations.md} in step with the meters a running
+ * application with actuator (Micrometer metrics and observations) registers for distlock:
+ * the same names, types and tag keys, in both directions.
+ */
+class MetricsDocsTests {
+
+	private static final Path DOCS = Path.of("..", "docs", "operations.md");
+
+	private static final Pattern ROW = Pattern.compile("^\\| `(distlock\\.[a-z.]+)` \\| ([a-z ]+) \\| ([^|]*) \\|",
+			Pattern.MULTILINE);
+
+	private static final Pattern TAG = Pattern.compile("`([a-z.]+)`");
+
+	@Test
+	void operationsDocsListEveryMeterDistlockRegistersWithItsTypeAndTags() throws Exception {
+		try (TestingServer server = new TestingServer(); ConfigurableApplicationContext context = start(server)) {
+			exerciseEveryOutcome(context);
+			assertThat(documentedMeters()).as("meters in the table of %s (actual) and registered (expected)", DOCS)
+				.isEqualTo(registeredMeters(context.getBean(MeterRegistry.class)));
+		}
+	}
+
+	private static ConfigurableApplicationContext start(TestingServer server) {
+		return new SpringApplicationBuilder(MetricsApplication.class).web(WebApplicationType.NONE)
+			.run("--distlock.zookeeper.connect-string=" + server.getConnectString(),
+					"--distlock.zookeeper.session-timeout=4s");
+	}
+
+	/** Acquire and release, time out, and lose a lock, so every meter is created. */
+	private static void exerciseEveryOutcome(ConfigurableApplicationContext context) throws Exception {
+		Locks locks = context.getBean(Locks.class);
+		try (LockHandle held = locks.mutex("docs/held").acquire(Duration.ofSeconds(5))) {
+			CompletableFuture<Void> other = CompletableFuture
+				.runAsync(() -> assertThatExceptionOfType(LockTimeoutException.class)
+					.isThrownBy(() -> locks.mutex("docs/held").acquire(Duration.ofMillis(100))));
+			other.get();
+		}
+		LockHandle lost = locks.mutex("docs/lost").acquire(Duration.ofSeconds(5));
+		context.getBean(CuratorFramework.class)
+			.getZookeeperClient()
+			.getZooKeeper()
+			.getTestable()
+			.injectSessionExpiration();
+		await().atMost(Duration.ofSeconds(20)).until(() -> lost.state() == LockState.LOST);
+		// The handle shows the loss at once; listeners (metrics, observation) right
+		// after.
+		MeterRegistry registry = context.getBean(MeterRegistry.class);
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> registry.find("distlock.lock.lost").counter() != null
+					&& registry.find("distlock.lost").tags("name", "docs/lost").counter().count() == 1);
+		lost.close();
+	}
+
+	private static Map<String, String> registeredMeters(MeterRegistry registry) {
+		Map<String, Set<String>> tags = new TreeMap<>();
+		Map<String, String> types = new TreeMap<>();
+		for (Meter meter : registry.getMeters()) {
+			String name = meter.getId().getName();
+			if (name.startsWith("distlock.")) {
+				String type = meter.getId().getType().name().replace('_', ' ').toLowerCase(Locale.ROOT);
+				assertThat(types.put(name, type)).as("type of %s", name).isIn(null, type);
+				tags.computeIfAbsent(name, (key) -> new TreeSet<>())
+					.addAll(meter.getId().getTags().stream().map(Tag::getKey).toList());
+			}
+		}
+		Map<String, String> meters = new TreeMap<>();
+		types.forEach((name, type) -> meters.put(name, type + " " + tags.get(name)));
+		assertThat(meters).isNotEmpty();
+		return meters;
+	}
+
+	private static Map<String, String> documentedMeters() throws IOException {
+		Matcher row = ROW.matcher(Files.readString(DOCS));
+		Map<String, String> meters = new TreeMap<>();
+		while (row.find()) {
+			Set<String> tags = new TreeSet<>();
+			Matcher tag = TAG.matcher(row.group(3));
+			while (tag.find()) {
+				tags.add(tag.group(1));
+			}
+			String described = row.group(2).trim() + " " + tags;
+			assertThat(meters.put(row.group(1), described)).as("listed once: %s", row.group(1)).isNull();
+		}
+		return meters;
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class MetricsApplication {
+
+	}
+
+}
