@@ -60,8 +60,10 @@ public final class DistlockAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryPolicy curatorRetryPolicy(DistlockProperties properties) {
 		DistlockProperties.Retry retry = properties.getZookeeper().getRetry();
-		return new ExponentialBackoffRetry(toMillis(retry.getBaseSleepTime()), retry.getMaxRetries(),
-				toMillis(retry.getMaxSleepTime()));
+		return new ExponentialBackoffRetry(
+				PropertyChecks.nonNegativeMillis("distlock.zookeeper.retry.base-sleep-time", retry.getBaseSleepTime()),
+				PropertyChecks.nonNegative("distlock.zookeeper.retry.max-retries", retry.getMaxRetries()),
+				PropertyChecks.nonNegativeMillis("distlock.zookeeper.retry.max-sleep-time", retry.getMaxSleepTime()));
 	}
 
 	@Bean(destroyMethod = "close")
@@ -73,8 +75,10 @@ public final class DistlockAutoConfiguration {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectionDetails.getConnectString())
 			.namespace(ZookeeperNamespace.validate(zookeeper.getNamespace()))
-			.sessionTimeoutMs(toMillis(zookeeper.getSessionTimeout()))
-			.connectionTimeoutMs(toMillis(zookeeper.getConnectionTimeout()))
+			.sessionTimeoutMs(
+					PropertyChecks.positiveMillis("distlock.zookeeper.session-timeout", zookeeper.getSessionTimeout()))
+			.connectionTimeoutMs(PropertyChecks.positiveMillis("distlock.zookeeper.connection-timeout",
+					zookeeper.getConnectionTimeout()))
 			.retryPolicy(retryPolicy);
 		security.configure(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
@@ -87,26 +91,18 @@ public final class DistlockAutoConfiguration {
 	/**
 	 * The locks. Asynchronous acquisitions (and so the methods of asynchronous locked
 	 * calls) complete on Spring Boot's {@code applicationTaskExecutor} (virtual threads
-	 * when {@code spring.threads.virtual.enabled}), or, in a context without one, on the
-	 * common fork-join pool; never on a ZooKeeper thread.
+	 * when {@code spring.threads.virtual.enabled}), or, in a context without one, on
+	 * threads of distlock's own; never on a ZooKeeper thread.
 	 */
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(Locks.class)
 	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties,
 			Environment environment,
 			@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
+		Duration waitTime = PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime());
 		String applicationName = environment.getProperty("spring.application.name", "application");
-		Executor executor = applicationTaskExecutor.getIfAvailable();
-		if (executor == null) {
-			return new CuratorLocks(curatorFramework, properties.getLock().getWaitTime(), applicationName,
-					properties.getLock().getConnectionLossPolicy());
-		}
-		return new CuratorLocks(curatorFramework, properties.getLock().getWaitTime(), applicationName,
-				properties.getLock().getConnectionLossPolicy(), executor);
-	}
-
-	private static int toMillis(Duration duration) {
-		return Math.toIntExact(duration.toMillis());
+		return new CuratorLocks(curatorFramework, waitTime, applicationName,
+				properties.getLock().getConnectionLossPolicy(), applicationTaskExecutor.getIfAvailable());
 	}
 
 }

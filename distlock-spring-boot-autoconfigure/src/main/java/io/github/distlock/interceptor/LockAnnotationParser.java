@@ -3,7 +3,11 @@ package io.github.distlock.interceptor;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -15,7 +19,11 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.common.CompositeStringExpression;
 import org.springframework.expression.common.LiteralExpression;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
 
 import io.github.distlock.annotation.OnTimeout;
 import io.github.distlock.annotation.ReadLock;
@@ -31,6 +39,8 @@ import io.github.distlock.core.LockConfigurationException;
  * method and ends with the fix.
  */
 final class LockAnnotationParser {
+
+	private static final Pattern POSITIONAL = Pattern.compile("[pa]\\d+");
 
 	private final LockExpressionEvaluator evaluator;
 
@@ -75,15 +85,16 @@ final class LockAnnotationParser {
 				+ MethodDescriptions.describe(method);
 		checkMethod(method, description);
 		AnnotatedElementKey element = new AnnotatedElementKey(method, targetClass);
-		LockPathTemplate path = parsePath(template, type, element, description).bind(method,
-				this.parameterNames.getParameterNames(method));
+		@Nullable String @Nullable [] parameterNames = this.parameterNames.getParameterNames(method);
+		LockPathTemplate path = parsePath(template, type, element, description, parameterNames).bind(method,
+				parameterNames);
 		List<String> collectionParts = path.collectionParts(method);
 		if (collectionParts.size() > 1) {
 			throw new LockConfigurationException(description + ": parts " + String.join(" and ", collectionParts)
 					+ " of path template '" + template + "' both give collections; at most one part of a template "
 					+ "may give a collection (a multi-lock over one list of paths)");
 		}
-		WaitTime waitTime = parseWaitTime(annotation.getString("waitTime"), element, description);
+		WaitTime waitTime = parseWaitTime(annotation.getString("waitTime"), element, description, parameterNames);
 		TimeoutPolicy onTimeout = parseTimeoutPolicy(annotation.getEnum("onTimeout", OnTimeout.class),
 				annotation.getString("fallback"), method, targetClass, description);
 		Class<?> kind = annotation.getType();
@@ -155,7 +166,8 @@ final class LockAnnotationParser {
 		return parsed;
 	}
 
-	private LockPathTemplate parsePath(String template, String type, AnnotatedElementKey element, String description) {
+	private LockPathTemplate parsePath(String template, String type, AnnotatedElementKey element, String description,
+			@Nullable String @Nullable [] parameterNames) {
 		if (template.isBlank()) {
 			throw new LockConfigurationException(
 					description + ": no lock path; give one such as " + type + "(\"orders/#{#order.id}\")");
@@ -169,10 +181,12 @@ final class LockAnnotationParser {
 					description + ": path template '" + template + "' is not a valid template: " + ex.getMessage()
 							+ "; write literal text and #{expression} parts, such as 'orders/#{#order.id}'");
 		}
+		checkParameterNames(parsed, "path template '" + template + "'", parameterNames, description);
 		return LockPathTemplate.of(template, parsed, description);
 	}
 
-	private WaitTime parseWaitTime(String value, AnnotatedElementKey element, String description) {
+	private WaitTime parseWaitTime(String value, AnnotatedElementKey element, String description,
+			@Nullable String @Nullable [] parameterNames) {
 		String text = value.trim();
 		if (text.contains("${")) {
 			text = resolvePlaceholders("waitTime", text, "${my.wait:5s}", description);
@@ -190,6 +204,7 @@ final class LockAnnotationParser {
 						+ "' is not a valid expression: " + ex.getMessage() + "; " + WaitTime.FORMS);
 			}
 			if (!(expression instanceof LiteralExpression)) {
+				checkParameterNames(expression, "waitTime '" + value + "'", parameterNames, description);
 				return new WaitTime.Evaluated(expression);
 			}
 		}
@@ -200,6 +215,49 @@ final class LockAnnotationParser {
 			String shown = text.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + text + "')";
 			throw new LockConfigurationException(description + ": waitTime " + shown + " is not a wait time: "
 					+ ex.getMessage() + "; " + WaitTime.FORMS);
+		}
+	}
+
+	/**
+	 * Fail now, not on the first call, when an expression names a parameter
+	 * ({@code #order}) of a method whose class was compiled without parameter names: the
+	 * name would evaluate to {@code null} on every call.
+	 */
+	private static void checkParameterNames(Expression expression, String attribute,
+			@Nullable String @Nullable [] parameterNames, String description) {
+		if (parameterNames != null) {
+			return;
+		}
+		Set<String> variables = new LinkedHashSet<>();
+		collectVariables(expression, variables);
+		variables.removeIf((name) -> name.equals("root") || name.equals("this") || POSITIONAL.matcher(name).matches());
+		if (!variables.isEmpty()) {
+			String named = variables.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
+			throw new LockConfigurationException(description + ": " + attribute + " refers to " + named
+					+ " by name, but the class was compiled without parameter names, so " + named
+					+ " would be null on every call; compile with 'javac -parameters' (Spring Boot's Maven and Gradle "
+					+ "plugins set it; IDE builds need it in their compiler settings too), or refer to parameters by "
+					+ "position: #p0 (or #a0) for the first");
+		}
+	}
+
+	private static void collectVariables(Expression expression, Set<String> variables) {
+		if (expression instanceof CompositeStringExpression composite) {
+			for (Expression part : composite.getExpressions()) {
+				collectVariables(part, variables);
+			}
+		}
+		else if (expression instanceof SpelExpression spel) {
+			collectVariables(spel.getAST(), variables);
+		}
+	}
+
+	private static void collectVariables(SpelNode node, Set<String> variables) {
+		if (node instanceof VariableReference) {
+			variables.add(node.toStringAST().substring(1));
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			collectVariables(node.getChild(i), variables);
 		}
 	}
 

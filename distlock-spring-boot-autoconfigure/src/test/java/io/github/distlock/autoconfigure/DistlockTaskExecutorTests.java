@@ -72,14 +72,14 @@ class DistlockTaskExecutorTests {
 	}
 
 	@Test
-	void withoutATaskExecutorAcquisitionsCompleteOnTheCommonPool() {
+	void withoutATaskExecutorAcquisitionsCompleteOnDistlocksOwnThreads() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class))
 			.withUserConfiguration(WorkConfiguration.class)
 			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(AsyncTaskExecutor.class);
 				assertThat(context.getBean(Work.class).mono().block(Duration.ofSeconds(10)))
-					.startsWith("ForkJoinPool.commonPool-worker");
+					.startsWith("distlock-async-");
 			});
 	}
 

@@ -211,6 +211,11 @@ class SampleApplicationTests {
 			HttpResponse<String> blocked = send(HttpRequest.newBuilder(uri("/api/catalog/priced?priceCents=1"))
 				.PUT(HttpRequest.BodyPublishers.noBody()));
 			assertThat(blocked.statusCode()).as("price change while a reader holds the lock").isEqualTo(503);
+			assertThat(blocked.headers().firstValue("Retry-After")).hasValue("1");
+			assertThat(blocked.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+			assertThat(blocked.body()).contains("\"title\":\"Resource busy\"")
+				.doesNotContain("CatalogService")
+				.doesNotContain("ZooKeeper");
 		}
 		assertThat(this.json.readTree(get("/api/catalog/priced").body()).get("priceCents").asLong()).isEqualTo(1250);
 	}
