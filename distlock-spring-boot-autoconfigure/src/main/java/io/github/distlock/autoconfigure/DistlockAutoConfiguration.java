@@ -1,11 +1,15 @@
 package io.github.distlock.autoconfigure;
 
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -26,14 +30,17 @@ import io.github.distlock.curator.CuratorLocks;
  * <p>
  * Starting the client does not wait for ZooKeeper: the application starts while the
  * ensemble is unreachable, and lock attempts fail within their wait time until it is
- * reachable.
+ * reachable. Asynchronous lock attempts complete on the application's task executor.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
 @Import(DistlockProxyConfiguration.class)
 public final class DistlockAutoConfiguration {
+
+	/** Name of the task executor Spring Boot auto-configures. */
+	static final String APPLICATION_TASK_EXECUTOR_BEAN_NAME = "applicationTaskExecutor";
 
 	@Bean
 	@ConditionalOnMissingBean(ZookeeperConnectionDetails.class)
@@ -81,14 +88,21 @@ public final class DistlockAutoConfiguration {
 		return client;
 	}
 
+	/**
+	 * The locks. Asynchronous acquisitions (and so the methods of asynchronous locked
+	 * calls) complete on Spring Boot's {@code applicationTaskExecutor} (virtual threads
+	 * when {@code spring.threads.virtual.enabled}), or, in a context without one, on
+	 * threads of distlock's own; never on a ZooKeeper thread.
+	 */
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(Locks.class)
 	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties,
-			Environment environment) {
-		return new CuratorLocks(curatorFramework,
-				PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime()),
-				environment.getProperty("spring.application.name", "application"),
-				properties.getLock().getConnectionLossPolicy());
+			Environment environment,
+			@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
+		Duration waitTime = PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime());
+		String applicationName = environment.getProperty("spring.application.name", "application");
+		return new CuratorLocks(curatorFramework, waitTime, applicationName,
+				properties.getLock().getConnectionLossPolicy(), applicationTaskExecutor.getIfAvailable());
 	}
 
 }
