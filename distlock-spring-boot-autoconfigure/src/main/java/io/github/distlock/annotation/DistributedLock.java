@@ -74,6 +74,21 @@ public @interface DistributedLock {
 	String waitTime() default "";
 
 	/**
+	 * How long the lock stays held at least, counted from its acquisition: when the
+	 * method's work ends sooner, the lock is released by a timer once that time has
+	 * passed (no thread waits for it), so that a node whose schedule fires a little later
+	 * finds it taken and does not run the same period again. Empty or {@code 0} releases
+	 * the lock as soon as the work ends. A duration such as {@code 30s} or {@code PT30S};
+	 * a {@code ${placeholder}} resolved at startup to one; or a {@code #{expression}}
+	 * evaluated per call, giving a {@code Duration}, a number of milliseconds or a string
+	 * as above. The lock still ends with the session if the process dies; a lock lost
+	 * meanwhile is released at once. Meant for scheduled jobs
+	 * ({@code waitTime = "0", onTimeout = SKIP}); ShedLock's {@code lockAtLeastFor}.
+	 * @return the least time to hold the lock
+	 */
+	String holdAtLeast() default "";
+
+	/**
 	 * Whether the thread holding the lock may take it again (nested calls on the same
 	 * path). When {@code false}, a holder asking again fails at once with a
 	 * {@link io.github.distlock.core.LockReentryException} instead of waiting for itself.

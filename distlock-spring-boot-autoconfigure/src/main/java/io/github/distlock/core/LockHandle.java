@@ -1,7 +1,9 @@
 package io.github.distlock.core;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A held lock. Closing the handle releases the lock; closing it again does nothing. A
@@ -66,6 +68,23 @@ public interface LockHandle extends AutoCloseable {
 	 */
 	@Override
 	void close();
+
+	/**
+	 * Give the lock up now, and release it once the given time has passed: the holder no
+	 * longer holds it from now on (it leaves the holder's {@link LockContext}, and asking
+	 * for the lock again is a new acquisition that waits for this one), while the lock
+	 * stays held in ZooKeeper until a timer releases it (no thread waits for it). It
+	 * still ends with the session if the process dies. A zero or negative delay closes at
+	 * once.
+	 * @param delay how long to keep the lock before releasing it
+	 */
+	default void closeAfter(Duration delay) {
+		if (delay.isNegative() || delay.isZero()) {
+			close();
+			return;
+		}
+		CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS, Runnable::run).execute(this::close);
+	}
 
 	/**
 	 * Release the lock, as {@link #close()} does, and return a future that completes when

@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -334,13 +335,27 @@ public final class LockScope {
 
 		@Override
 		public CompletableFuture<Void> closeAsync() {
+			return leave() ? this.entry.hold.closeAsync() : CompletableFuture.completedFuture(null);
+		}
+
+		@Override
+		public void closeAfter(Duration delay) {
+			// The scope gives the lock up now; the hold stays until the timer releases
+			// it.
+			if (leave()) {
+				this.entry.hold.closeAfter(delay);
+			}
+		}
+
+		/** Leave the scope; return whether this was the hold's last handle. */
+		private boolean leave() {
 			synchronized (this) {
 				if (this.closed) {
-					return CompletableFuture.completedFuture(null);
+					return false;
 				}
 				this.closed = true;
 			}
-			return this.scope.remove(this) ? this.entry.hold.closeAsync() : CompletableFuture.completedFuture(null);
+			return this.scope.remove(this);
 		}
 
 		@Override

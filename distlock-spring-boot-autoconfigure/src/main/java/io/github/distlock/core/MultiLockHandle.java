@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -21,6 +22,18 @@ public interface MultiLockHandle extends AutoCloseable {
 	 */
 	@Override
 	void close();
+
+	/**
+	 * Give every lock up now and release them once the given time has passed, as
+	 * {@link LockHandle#closeAfter(Duration)} does for one.
+	 * @param delay how long to keep the locks before releasing them
+	 */
+	default void closeAfter(Duration delay) {
+		List<LockHandle> handles = handles();
+		for (int i = handles.size() - 1; i >= 0; i--) {
+			handles.get(i).closeAfter(delay);
+		}
+	}
 
 	/**
 	 * Release every lock, in reverse order, and return a future that completes when

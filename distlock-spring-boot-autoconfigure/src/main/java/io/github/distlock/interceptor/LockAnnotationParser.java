@@ -112,7 +112,9 @@ final class LockAnnotationParser {
 					description);
 			return new SemaphoreOperation(method, description, path, waitTime, onTimeout, permits);
 		}
-		return new MutexOperation(method, description, path, waitTime, onTimeout, annotation.getBoolean("reentrant"));
+		HoldTime holdAtLeast = parseHoldTime(annotation.getString("holdAtLeast"), element, description, parameterNames);
+		return new MutexOperation(method, description, path, waitTime, onTimeout, annotation.getBoolean("reentrant"),
+				holdAtLeast);
 	}
 
 	private void checkMethod(Method method, String description) {
@@ -215,6 +217,39 @@ final class LockAnnotationParser {
 			String shown = text.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + text + "')";
 			throw new LockConfigurationException(description + ": waitTime " + shown + " is not a wait time: "
 					+ ex.getMessage() + "; " + WaitTime.FORMS);
+		}
+	}
+
+	private HoldTime parseHoldTime(String value, AnnotatedElementKey element, String description,
+			@Nullable String @Nullable [] parameterNames) {
+		String text = value.trim();
+		if (text.contains("${")) {
+			text = resolvePlaceholders("holdAtLeast", text, "${jobs.hold:30s}", description);
+		}
+		if (text.isEmpty()) {
+			return HoldTime.NONE;
+		}
+		if (text.contains("#{")) {
+			Expression expression;
+			try {
+				expression = this.evaluator.parseWaitTime(text, element);
+			}
+			catch (ParseException ex) {
+				throw new LockConfigurationException(description + ": holdAtLeast '" + value
+						+ "' is not a valid expression: " + ex.getMessage() + "; " + HoldTime.FORMS);
+			}
+			if (!(expression instanceof LiteralExpression)) {
+				checkParameterNames(expression, "holdAtLeast '" + value + "'", parameterNames, description);
+				return new HoldTime.Evaluated(expression);
+			}
+		}
+		try {
+			return new HoldTime.Fixed(HoldTime.parse(text));
+		}
+		catch (IllegalArgumentException ex) {
+			String shown = text.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + text + "')";
+			throw new LockConfigurationException(description + ": holdAtLeast " + shown
+					+ " is not a duration to hold the lock: " + ex.getMessage() + "; " + HoldTime.FORMS);
 		}
 	}
 

@@ -1,6 +1,7 @@
 package io.github.distlock.interceptor;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,10 +35,13 @@ import io.github.distlock.core.MultiLockHandle;
  * @param locks the lock API
  * @param paths the resolved paths, sorted, at least one
  * @param waitTime the resolved wait time
+ * @param holdAtLeast how long the lock stays held at least after its acquisition; zero
+ * releases it as soon as the work ends
  * @param holder who holds the lock, for messages: {@code this thread}, {@code this
  * pipeline}
  */
-record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Duration waitTime, String holder) {
+record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Duration waitTime, Duration holdAtLeast,
+		String holder) {
 
 	/**
 	 * Take the lock for the calling thread.
@@ -185,7 +189,7 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	@Nullable RuntimeException releaseAfterSuccess(AutoCloseable handle) {
 		LockLostException lost = lossOf(handle);
 		try {
-			handle.close();
+			closeHoldingAtLeast(handle, lost == null);
 		}
 		catch (Exception ex) {
 			if (lost != null) {
@@ -211,7 +215,36 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 		if (lost != null && !(failure instanceof LockLostException)) {
 			failure.addSuppressed(lost);
 		}
-		release(handle, failure);
+		try {
+			closeHoldingAtLeast(handle, lost == null);
+		}
+		catch (Exception ex) {
+			failure.addSuppressed(ex);
+		}
+	}
+
+	/**
+	 * Release the lock now, or, with {@code holdAtLeast}, once that long has passed since
+	 * it was acquired (a lock that is not held any more is released at once).
+	 */
+	private void closeHoldingAtLeast(AutoCloseable handle, boolean held) throws Exception {
+		if (!held || this.holdAtLeast.isZero()) {
+			handle.close();
+			return;
+		}
+		if (handle instanceof LockHandle single) {
+			single.closeAfter(remaining(single.acquiredAt()));
+		}
+		else if (handle instanceof MultiLockHandle multi) {
+			multi.closeAfter(remaining(multi.handles().get(0).acquiredAt()));
+		}
+		else {
+			handle.close();
+		}
+	}
+
+	private Duration remaining(Instant acquiredAt) {
+		return this.holdAtLeast.minus(Duration.between(acquiredAt, Instant.now()));
 	}
 
 	/**

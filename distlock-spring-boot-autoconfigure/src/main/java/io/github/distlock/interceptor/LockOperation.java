@@ -53,6 +53,14 @@ public sealed interface LockOperation permits MutexOperation, ReadWriteOperation
 	ClusterLock lock(Locks locks, LockPath path);
 
 	/**
+	 * How long the lock stays held at least after its acquisition ({@code holdAtLeast}).
+	 * @return the hold time; {@link HoldTime#NONE} unless the annotation asks for one
+	 */
+	default HoldTime holdAtLeast() {
+		return HoldTime.NONE;
+	}
+
+	/**
 	 * Whether a template resolving to several paths locks them all (multi-lock), or is
 	 * refused.
 	 * @return {@code true} unless the kind of lock guards a single path

@@ -130,7 +130,8 @@ final class LockOperationExecutor {
 		}
 		Locks locks = this.locks.get();
 		Duration waitTime = operation.waitTime().resolve(context, locks.defaultWaitTime(), operation.description());
-		return new LockCall(operation, locks, paths, waitTime, holder);
+		Duration holdAtLeast = operation.holdAtLeast().resolve(context, operation.description());
+		return new LockCall(operation, locks, paths, waitTime, holdAtLeast, holder);
 	}
 
 	/**

@@ -16,9 +16,10 @@ import io.github.distlock.core.Locks;
  * @param waitTime how long to wait
  * @param onTimeout what to do when the lock was not acquired in time
  * @param reentrant whether the holding thread may take the lock again
+ * @param holdAtLeast how long the lock stays held at least after its acquisition
  */
 public record MutexOperation(Method method, String description, LockPathTemplate path, WaitTime waitTime,
-		TimeoutPolicy onTimeout, boolean reentrant) implements LockOperation {
+		TimeoutPolicy onTimeout, boolean reentrant, HoldTime holdAtLeast) implements LockOperation {
 
 	@Override
 	public ClusterLock lock(Locks locks, LockPath path) {

@@ -114,6 +114,14 @@ class BadInputCatalogueTest {
 						List.of("is not a duration (or it is too large)", "'-1' to wait forever")),
 				arguments("overflowing wait (beyond nanoseconds)", annotation("hugeWait"), config,
 						List.of("'PT2562047H48M' is too long", "use -1 to wait forever")),
+				// Hold times
+				arguments("negative holdAtLeast", annotation("negativeHold"), config,
+						List.of("negativeHold()", "holdAtLeast '-5s' is not a duration to hold the lock",
+								"'-5s' is negative", "a duration such as '30s'")),
+				arguments("holdAtLeast of -1", annotation("minusOneHold"), config,
+						List.of("holdAtLeast '-1'", "'-1' is negative")),
+				arguments("holdAtLeast not a duration", annotation("parsecsHold"), config,
+						List.of("holdAtLeast '5 parsecs'", "is not a duration")),
 				// The method
 				arguments("two lock annotations", annotation("twoLocks"), config,
 						List.of("twoLocks()", "carries 2 lock annotations", "remove all but one")),
@@ -257,6 +265,18 @@ class BadInputCatalogueTest {
 
 		@DistributedLock(value = "x", waitTime = "PT2562047H48M")
 		public void hugeWait() {
+		}
+
+		@DistributedLock(value = "x", holdAtLeast = "-5s")
+		public void negativeHold() {
+		}
+
+		@DistributedLock(value = "x", holdAtLeast = "-1")
+		public void minusOneHold() {
+		}
+
+		@DistributedLock(value = "x", holdAtLeast = "5 parsecs")
+		public void parsecsHold() {
 		}
 
 		@DistributedLock("x")
