@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +69,18 @@ final class DeadlineTimer implements AutoCloseable {
 
 	private void run() {
 		while (!this.closed) {
+			try {
+				tick();
+			}
+			catch (RuntimeException ex) {
+				// The thread keeps every deadline of its client: it must not end.
+				logger.error("Deadline timer failed; it goes on", ex);
+			}
+		}
+	}
+
+	private void tick() {
+		{
 			long now = System.nanoTime();
 			Timeout first;
 			while ((first = firstDue(now)) != null) {
@@ -88,28 +101,35 @@ final class DeadlineTimer implements AutoCloseable {
 				now = System.nanoTime();
 			}
 			long sleep = IDLE_SLEEP.toNanos();
-			Timeout next = this.timeouts.isEmpty() ? null : this.timeouts.first();
+			Timeout next = earliest();
 			if (next != null) {
 				sleep = Math.min(sleep, next.deadline - now);
 			}
 			this.wakeAt = now + sleep;
 			// A deadline added between reading the set and publishing wakeAt may have
 			// missed the unpark: look once more before sleeping.
-			Timeout added = this.timeouts.isEmpty() ? null : this.timeouts.first();
+			Timeout added = earliest();
 			if (added != null && added.deadline - this.wakeAt < 0) {
-				continue;
+				return;
 			}
 			LockSupport.parkNanos(this, sleep);
 		}
 	}
 
-	private Timeout firstDue(long now) {
-		if (this.timeouts.isEmpty()) {
-			return null;
-		}
+	private @Nullable Timeout firstDue(long now) {
+		Timeout first = earliest();
+		return (first != null && first.deadline - now <= 0) ? first : null;
+	}
+
+	/**
+	 * The earliest timeout, or {@code null}. Callers cancel theirs at any time, so the
+	 * set may become empty between {@code isEmpty()} and {@code first()}: the exception
+	 * that {@code first()} then throws would end the timer thread, and with it every
+	 * deadline of this client.
+	 */
+	private @Nullable Timeout earliest() {
 		try {
-			Timeout first = this.timeouts.first();
-			return (first.deadline - now <= 0) ? first : null;
+			return this.timeouts.first();
 		}
 		catch (java.util.NoSuchElementException ex) {
 			return null;

@@ -58,6 +58,11 @@ final class QueuePosition {
 	// data).
 	private static final byte[] NO_DATA = new byte[0];
 
+	/**
+	 * Pause before making missing parents again, when they went missing again at once.
+	 */
+	private static final java.time.Duration PARENTS_RETRY = java.time.Duration.ofMillis(50);
+
 	private final Attempt owner;
 
 	private final CuratorFramework client;
@@ -92,6 +97,9 @@ final class QueuePosition {
 
 	// A read answered before the create did, without our node in it.
 	private boolean earlyRead;
+
+	// How many creates in a row found a parent missing.
+	private int parentsMissing;
 
 	/**
 	 * Create a position.
@@ -133,7 +141,7 @@ final class QueuePosition {
 				}
 				case STALLED -> {
 					if (this.node == null) {
-						create();
+						create(this.parentsMissing > 0);
 					}
 					else {
 						this.state = State.QUEUED;
@@ -224,6 +232,17 @@ final class QueuePosition {
 	}
 
 	private void createParents() throws Exception {
+		// The client's namespace node is a container too (Curator makes it one, once per
+		// client): when ZooKeeper has reaped it, nothing but us makes it again.
+		String namespace = this.client.getNamespace();
+		if (namespace != null && !namespace.isEmpty()) {
+			CuratorFramework root = this.client.usingNamespace(null);
+			String node = "";
+			for (String segment : ZKPaths.split(ZKPaths.makePath("/", namespace))) {
+				node = node + "/" + segment;
+				root.create().withMode(CreateMode.CONTAINER).inBackground().forPath(node, NO_DATA);
+			}
+		}
 		String parent = "";
 		for (String segment : ZKPaths.split(this.queuePath)) {
 			parent = parent + "/" + segment;
@@ -242,10 +261,18 @@ final class QueuePosition {
 				return;
 			}
 			if (code == KeeperException.Code.NONODE) {
-				// A parent is missing (reaped while empty, or never made): make them.
-				create(true);
+				// A parent is missing (reaped while empty, or never made): make them, at
+				// once the first time, after a pause if they went missing again.
+				if (this.parentsMissing++ == 0) {
+					create(true);
+				}
+				else {
+					this.state = State.STALLED;
+					this.owner.locks().timer().schedule(System.nanoTime() + PARENTS_RETRY.toNanos(), this::resume);
+				}
 				return;
 			}
+			this.parentsMissing = 0;
 			if (code != KeeperException.Code.OK) {
 				problem(code, event.getPath());
 				return;
