@@ -1,5 +1,6 @@
 package io.github.distlock.benchmarks;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -19,8 +20,11 @@ final class AnnotationContender implements MutexContender {
 
 	private final AnnotatedLocks locks;
 
+	private final CuratorLocks curatorLocks;
+
 	AnnotationContender() {
 		CuratorLocks curatorLocks = new CuratorLocks(BenchmarkClients.start(), WAIT, "benchmarks");
+		this.curatorLocks = curatorLocks;
 		this.context = new AnnotationConfigApplicationContext();
 		this.context.registerBean(CuratorLocks.class, () -> curatorLocks);
 		this.context.register(ProxyInfrastructure.class, AnnotatedLocks.class);
@@ -46,6 +50,11 @@ final class AnnotationContender implements MutexContender {
 	@Override
 	public void hold(String key) {
 		this.context.getBean(CuratorLocks.class).mutex(key).acquire(WAIT);
+	}
+
+	@Override
+	public CuratorFramework client() {
+		return this.curatorLocks.client();
 	}
 
 	@Override

@@ -2,6 +2,8 @@ package io.github.distlock.benchmarks;
 
 import java.util.Optional;
 
+import org.apache.curator.framework.CuratorFramework;
+
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.curator.CuratorLocks;
 
@@ -37,6 +39,11 @@ final class DistlockContender implements MutexContender {
 	@Override
 	public void hold(String key) {
 		this.locks.mutex(key).acquire(WAIT);
+	}
+
+	@Override
+	public CuratorFramework client() {
+		return this.locks.client();
 	}
 
 	@Override
