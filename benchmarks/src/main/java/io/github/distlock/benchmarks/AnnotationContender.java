@@ -5,6 +5,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import io.github.distlock.core.LockEventListener;
 import io.github.distlock.curator.CuratorLocks;
 
 /**
@@ -55,6 +56,11 @@ final class AnnotationContender implements MutexContender {
 	@Override
 	public CuratorFramework client() {
 		return this.curatorLocks.client();
+	}
+
+	@Override
+	public void addEventListener(LockEventListener listener) {
+		this.curatorLocks.addEventListener(listener);
 	}
 
 	@Override

@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockEventListener;
 import io.github.distlock.curator.CuratorLocks;
 
 /**
@@ -44,6 +45,11 @@ final class DistlockContender implements MutexContender {
 	@Override
 	public CuratorFramework client() {
 		return this.locks.client();
+	}
+
+	@Override
+	public void addEventListener(LockEventListener listener) {
+		this.locks.addEventListener(listener);
 	}
 
 	@Override

@@ -55,6 +55,10 @@ final class LatencyRelay implements AutoCloseable {
 	// Per session: per operation code, the server's answer times of the requests.
 	private final Map<Long, Map<Integer, Samples>> answers = new ConcurrentHashMap<>();
 
+	// Per session: the requests sent while recording, in order: {operation, sent,
+	// answered}.
+	private final Map<Long, List<Request>> requests = new ConcurrentHashMap<>();
+
 	private volatile boolean recording;
 
 	private volatile boolean closed;
@@ -85,6 +89,7 @@ final class LatencyRelay implements AutoCloseable {
 	/** Start counting requests and timing answers (and chunk holds) from now. */
 	synchronized void startRecording() {
 		this.answers.clear();
+		this.requests.clear();
 		this.heldCount = 0;
 		this.recording = true;
 	}
@@ -106,6 +111,26 @@ final class LatencyRelay implements AutoCloseable {
 			bySession.forEach((op, samples) -> result.put(opName(op), samples.sorted()));
 		}
 		return result;
+	}
+
+	/**
+	 * The requests of one session sent while recording and answered, in the order they
+	 * were sent: {operation code, when written to the server, when its answer was read},
+	 * in {@link System#nanoTime()} terms.
+	 * @param session the session id
+	 * @return the requests
+	 */
+	List<long[]> requests(long session) {
+		List<Request> sent = this.requests.get(session);
+		if (sent == null) {
+			return List.of();
+		}
+		synchronized (sent) {
+			return sent.stream()
+				.filter((request) -> request.answered != 0)
+				.map((request) -> new long[] { request.op, request.sent, request.answered })
+				.toList();
+		}
 	}
 
 	/** How long each chunk was held while recording, in nanoseconds, sorted. */
@@ -307,6 +332,22 @@ final class LatencyRelay implements AutoCloseable {
 
 	}
 
+	/** One request as it passed: its operation and when it was sent and answered. */
+	private static final class Request {
+
+		final int op;
+
+		final long sent;
+
+		volatile long answered;
+
+		Request(int op, long sent) {
+			this.op = op;
+			this.sent = sent;
+		}
+
+	}
+
 	/** The samples of one operation of one session. */
 	private static final class Samples {
 
@@ -344,8 +385,8 @@ final class LatencyRelay implements AutoCloseable {
 
 		private final FrameReader down = new FrameReader(16);
 
-		// Requests sent and not answered: xid -> {operation, time sent}.
-		private final Map<Integer, long[]> pending = new ConcurrentHashMap<>();
+		// Requests sent and not answered, by xid.
+		private final Map<Integer, Request> pending = new ConcurrentHashMap<>();
 
 		private volatile long session;
 
@@ -357,7 +398,15 @@ final class LatencyRelay implements AutoCloseable {
 				}
 				int xid = readInt(header, 0);
 				int op = readInt(header, 4);
-				this.pending.put(xid, new long[] { op, nanoTime });
+				Request request = new Request(op, nanoTime);
+				this.pending.put(xid, request);
+				if (LatencyRelay.this.recording) {
+					List<Request> sent = LatencyRelay.this.requests.computeIfAbsent(this.session,
+							(s) -> new ArrayList<>());
+					synchronized (sent) {
+						sent.add(request);
+					}
+				}
 			});
 		}
 
@@ -369,11 +418,14 @@ final class LatencyRelay implements AutoCloseable {
 					this.session = readLong(header, 8);
 					return;
 				}
-				long[] request = this.pending.remove(readInt(header, 0));
+				Request request = this.pending.remove(readInt(header, 0));
+				if (request != null) {
+					request.answered = nanoTime;
+				}
 				if (request != null && LatencyRelay.this.recording) {
 					LatencyRelay.this.answers.computeIfAbsent(this.session, (s) -> new ConcurrentHashMap<>())
-						.computeIfAbsent((int) request[0], (op) -> new Samples())
-						.add(nanoTime - request[1]);
+						.computeIfAbsent(request.op, (op) -> new Samples())
+						.add(nanoTime - request.sent);
 				}
 			});
 		}

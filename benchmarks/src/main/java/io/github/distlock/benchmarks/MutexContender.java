@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import io.github.distlock.core.LockEventListener;
+
 /**
  * One library's way of taking and releasing an exclusive lock by key, on its own
  * ZooKeeper session. Implementations are used by many threads at once.
@@ -44,6 +46,13 @@ interface MutexContender extends AutoCloseable {
 	 */
 	default void settle() throws Exception {
 		client().getZookeeperClient().getZooKeeper().exists("/", false);
+	}
+
+	/**
+	 * Follow this contender's acquisitions, if it is distlock (for the cycle timeline);
+	 * other contenders ignore it.
+	 */
+	default void addEventListener(LockEventListener listener) {
 	}
 
 	/** Contender names, as used by the {@code contender} benchmark parameter. */

@@ -131,6 +131,10 @@ final class PairedOverhead {
 				if (solo > 0) {
 					breakdown(contenders, solo);
 				}
+				if (relay != null && relay.delayMicros() == 0 && solo > 0) {
+					// Last: it adds a listener to distlock's locks for good.
+					CycleTimeline.run(relay, contenders, KEY, solo);
+				}
 			}
 			System.out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
 		}
