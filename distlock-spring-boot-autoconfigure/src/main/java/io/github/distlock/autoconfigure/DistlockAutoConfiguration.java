@@ -1,6 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
@@ -8,6 +9,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -28,14 +30,17 @@ import io.github.distlock.curator.CuratorLocks;
  * <p>
  * Starting the client does not wait for ZooKeeper: the application starts while the
  * ensemble is unreachable, and lock attempts fail within their wait time until it is
- * reachable.
+ * reachable. Asynchronous lock attempts complete on the application's task executor.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistlockProperties.class)
 @Import(DistlockProxyConfiguration.class)
 public final class DistlockAutoConfiguration {
+
+	/** Name of the task executor Spring Boot auto-configures. */
+	static final String APPLICATION_TASK_EXECUTOR_BEAN_NAME = "applicationTaskExecutor";
 
 	@Bean
 	@ConditionalOnMissingBean(ZookeeperConnectionDetails.class)
@@ -55,8 +60,10 @@ public final class DistlockAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryPolicy curatorRetryPolicy(DistlockProperties properties) {
 		DistlockProperties.Retry retry = properties.getZookeeper().getRetry();
-		return new ExponentialBackoffRetry(toMillis(retry.getBaseSleepTime()), retry.getMaxRetries(),
-				toMillis(retry.getMaxSleepTime()));
+		return new ExponentialBackoffRetry(
+				PropertyChecks.nonNegativeMillis("distlock.zookeeper.retry.base-sleep-time", retry.getBaseSleepTime()),
+				PropertyChecks.nonNegative("distlock.zookeeper.retry.max-retries", retry.getMaxRetries()),
+				PropertyChecks.nonNegativeMillis("distlock.zookeeper.retry.max-sleep-time", retry.getMaxSleepTime()));
 	}
 
 	@Bean(destroyMethod = "close")
@@ -68,8 +75,10 @@ public final class DistlockAutoConfiguration {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectionDetails.getConnectString())
 			.namespace(ZookeeperNamespace.validate(zookeeper.getNamespace()))
-			.sessionTimeoutMs(toMillis(zookeeper.getSessionTimeout()))
-			.connectionTimeoutMs(toMillis(zookeeper.getConnectionTimeout()))
+			.sessionTimeoutMs(
+					PropertyChecks.positiveMillis("distlock.zookeeper.session-timeout", zookeeper.getSessionTimeout()))
+			.connectionTimeoutMs(PropertyChecks.positiveMillis("distlock.zookeeper.connection-timeout",
+					zookeeper.getConnectionTimeout()))
 			.retryPolicy(retryPolicy);
 		security.configure(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
@@ -79,17 +88,21 @@ public final class DistlockAutoConfiguration {
 		return client;
 	}
 
+	/**
+	 * The locks. Asynchronous acquisitions (and so the methods of asynchronous locked
+	 * calls) complete on Spring Boot's {@code applicationTaskExecutor} (virtual threads
+	 * when {@code spring.threads.virtual.enabled}), or, in a context without one, on
+	 * threads of distlock's own; never on a ZooKeeper thread.
+	 */
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(Locks.class)
 	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties,
-			Environment environment) {
-		return new CuratorLocks(curatorFramework, properties.getLock().getWaitTime(),
-				environment.getProperty("spring.application.name", "application"),
-				properties.getLock().getConnectionLossPolicy());
-	}
-
-	private static int toMillis(Duration duration) {
-		return Math.toIntExact(duration.toMillis());
+			Environment environment,
+			@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
+		Duration waitTime = PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime());
+		String applicationName = environment.getProperty("spring.application.name", "application");
+		return new CuratorLocks(curatorFramework, waitTime, applicationName,
+				properties.getLock().getConnectionLossPolicy(), applicationTaskExecutor.getIfAvailable());
 	}
 
 }

@@ -29,7 +29,8 @@ public final class DistlockEmbeddedZookeeperAutoConfiguration {
 	EmbeddedZookeeperServer embeddedZookeeperServer(DistlockProperties properties, ResourceLoader resourceLoader) {
 		EmbeddedZookeeperServer.checkServerDependencies(resourceLoader.getClassLoader());
 		DistlockProperties.Embedded embedded = properties.getZookeeper().getEmbedded();
-		EmbeddedZookeeperServer server = new EmbeddedZookeeperServer(embedded.getPort(), embedded.getDataDir());
+		EmbeddedZookeeperServer server = new EmbeddedZookeeperServer(
+				PropertyChecks.port("distlock.zookeeper.embedded.port", embedded.getPort()), embedded.getDataDir());
 		server.start();
 		return server;
 	}

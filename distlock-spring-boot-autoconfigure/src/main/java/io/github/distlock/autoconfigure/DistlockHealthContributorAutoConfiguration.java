@@ -8,7 +8,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -32,11 +31,7 @@ public final class DistlockHealthContributorAutoConfiguration {
 	@ConditionalOnMissingBean(name = "distlockHealthIndicator")
 	DistlockHealthIndicator distlockHealthIndicator(CuratorFramework curatorFramework, Locks locks,
 			DistlockProperties properties) {
-		Duration timeout = properties.getHealth().getTimeout();
-		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalStateException("distlock.health.timeout must be a positive duration such as '2s', not '"
-					+ ((timeout != null) ? DurationStyle.SIMPLE.print(timeout) : "") + "'");
-		}
+		Duration timeout = PropertyChecks.positive("distlock.health.timeout", properties.getHealth().getTimeout());
 		return new DistlockHealthIndicator(curatorFramework, locks, timeout);
 	}
 

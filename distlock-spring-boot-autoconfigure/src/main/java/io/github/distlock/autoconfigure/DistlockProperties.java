@@ -30,6 +30,8 @@ public class DistlockProperties {
 
 	private final Health health = new Health();
 
+	private final Web web = new Web();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -48,6 +50,10 @@ public class DistlockProperties {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Web getWeb() {
+		return this.web;
 	}
 
 	/**
@@ -515,6 +521,54 @@ public class DistlockProperties {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+		}
+
+	}
+
+	/**
+	 * Lock failures in web applications.
+	 */
+	public static class Web {
+
+		private final ProblemDetails problemDetails = new ProblemDetails();
+
+		public ProblemDetails getProblemDetails() {
+			return this.problemDetails;
+		}
+
+	}
+
+	/**
+	 * The answer to a lock failure escaping a Spring MVC or WebFlux handler.
+	 */
+	public static class ProblemDetails {
+
+		/**
+		 * Whether a LockTimeoutException or LockLostException escaping a Spring MVC or
+		 * WebFlux handler is answered with 503, a problem detail and Retry-After; the
+		 * application's own @ExceptionHandler wins either way.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Time after which clients are told to try again (Retry-After, in whole seconds).
+		 */
+		private Duration retryAfter = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getRetryAfter() {
+			return this.retryAfter;
+		}
+
+		public void setRetryAfter(Duration retryAfter) {
+			this.retryAfter = retryAfter;
 		}
 
 	}

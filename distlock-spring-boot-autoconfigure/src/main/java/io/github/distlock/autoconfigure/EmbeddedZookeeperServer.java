@@ -30,8 +30,14 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 
 	private static final long STARTUP_TIMEOUT_MILLIS = 30_000;
 
-	// Declared "provided" by ZooKeeper's server; without them it does not start and only
-	// times out.
+	// Declared "provided" by ZooKeeper's server, yet needed by every server: its metrics
+	// (ServerMetrics builds percentile counters on metrics-core whatever the provider)
+	// and
+	// its snapshot streams (SnapStream refers to Snappy's streams whatever the
+	// compression).
+	// Without them it does not start and only times out. distlock-embedded-zookeeper
+	// brings
+	// both.
 	private static final Map<String, String> SERVER_DEPENDENCIES = Map.of("com.codahale.metrics.Reservoir",
 			"io.dropwizard.metrics:metrics-core", "org.xerial.snappy.SnappyInputStream",
 			"org.xerial.snappy:snappy-java");
@@ -88,7 +94,11 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 		}
 		catch (Exception ex) {
 			close();
-			throw new IllegalStateException("Embedded ZooKeeper server did not start on port " + port + ": " + ex, ex);
+			throw new EmbeddedZookeeperException("Embedded ZooKeeper server did not start on port " + port + ": " + ex,
+					"Check the log above for the server's own error, set distlock.zookeeper.embedded.port to 0 for "
+							+ "any free port, or set distlock.zookeeper.embedded.enabled=false and point "
+							+ "distlock.zookeeper.connect-string at a ZooKeeper ensemble.",
+					ex);
 		}
 		logger.warn("Started an embedded ZooKeeper server at " + getConnectString()
 				+ " (distlock.zookeeper.embedded.enabled=true). It is for development only: "
@@ -138,10 +148,12 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 	static void checkServerDependencies(@Nullable ClassLoader classLoader) {
 		SERVER_DEPENDENCIES.forEach((className, dependency) -> {
 			if (!ClassUtils.isPresent(className, classLoader)) {
-				throw new IllegalStateException("The embedded ZooKeeper server needs " + dependency
-						+ " on the classpath (" + className + " is missing): add that dependency, or set "
-						+ "distlock.zookeeper.embedded.enabled=false and point distlock.zookeeper.connect-string at "
-						+ "a ZooKeeper ensemble");
+				throw new EmbeddedZookeeperException(
+						"distlock.zookeeper.embedded.enabled is true, but the embedded " + "ZooKeeper server needs "
+								+ dependency + " on the class path (" + className + " is missing)",
+						"Add the dependency io.github.distlock:distlock-embedded-zookeeper, which brings what the "
+								+ "server needs, or set distlock.zookeeper.embedded.enabled=false and point "
+								+ "distlock.zookeeper.connect-string at a ZooKeeper ensemble.");
 			}
 		});
 	}
@@ -152,9 +164,10 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 			return port;
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException(
-					"Embedded ZooKeeper server cannot listen on port " + port + " (" + ex.getMessage()
-							+ "): set distlock.zookeeper.embedded.port to a free port, or to 0 for any " + "free port");
+			throw new EmbeddedZookeeperException(
+					"Embedded ZooKeeper server cannot listen on port " + port + " (" + ex.getMessage() + ")",
+					"Set distlock.zookeeper.embedded.port to a free port, or to 0 for any free port, or stop "
+							+ "whatever listens on port " + port + " (perhaps another instance of this application).");
 		}
 	}
 

@@ -14,8 +14,10 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -74,6 +76,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	private final ConnectionLossPolicy connectionLossPolicy;
 
 	private final Executor executor;
+
+	private final @Nullable ThreadPoolExecutor ownExecutor;
 
 	private final DeadlineTimer timer = new DeadlineTimer();
 
@@ -137,7 +141,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 */
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
 			ConnectionLossPolicy connectionLossPolicy) {
-		this(client, defaultWaitTime, applicationName, connectionLossPolicy, ForkJoinPool.commonPool());
+		this(client, defaultWaitTime, applicationName, connectionLossPolicy, null);
 	}
 
 	/**
@@ -147,27 +151,23 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * @param applicationName name written into lock nodes to tell who holds them
 	 * @param connectionLossPolicy when a held lock counts as lost
 	 * @param executor where asynchronous acquisitions complete, and so where the code
-	 * chained to them runs
+	 * chained to them runs; {@code null} for threads of distlock's own (created as
+	 * needed, so that chained code that blocks holds up no other completion; not the
+	 * common fork-join pool, which has a single worker on a two-core machine)
 	 */
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
-			ConnectionLossPolicy connectionLossPolicy, Executor executor) {
+			ConnectionLossPolicy connectionLossPolicy, @Nullable Executor executor) {
 		this.client = client;
 		this.defaultWaitTime = defaultWaitTime;
 		this.identity = new HolderIdentity(applicationName);
 		this.connectionLossPolicy = connectionLossPolicy;
-		this.executor = executor;
-		this.notifier = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (task) -> {
-			Thread thread = new Thread(task, "distlock-events");
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.ownExecutor = (executor != null) ? null : completionThreads();
+		this.executor = (executor != null) ? executor : this.ownExecutor;
+		this.notifier = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				daemonThreads("distlock-events"));
 		this.notifier.allowCoreThreadTimeOut(true);
 		this.namespacePreparer = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-				(task) -> {
-					Thread thread = new Thread(task, "distlock-namespace");
-					thread.setDaemon(true);
-					return thread;
-				});
+				daemonThreads("distlock-namespace"));
 		this.namespacePreparer.allowCoreThreadTimeOut(true);
 		String namespace = client.getNamespace();
 		this.namespaceReady = namespace == null || namespace.isEmpty();
@@ -221,6 +221,23 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	static boolean isConnectionProblem(KeeperException.Code code) {
 		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
 				|| code == KeeperException.Code.OPERATIONTIMEOUT || code == KeeperException.Code.SESSIONMOVED;
+	}
+
+	private static ThreadPoolExecutor completionThreads() {
+		int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), daemonThreads("distlock-async-"));
+		pool.allowCoreThreadTimeOut(true);
+		return pool;
+	}
+
+	private static ThreadFactory daemonThreads(String name) {
+		AtomicInteger count = new AtomicInteger();
+		return (task) -> {
+			Thread thread = new Thread(task, name.endsWith("-") ? name + count.incrementAndGet() : name);
+			thread.setDaemon(true);
+			return thread;
+		};
 	}
 
 	// Connection state
@@ -696,6 +713,9 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.timer.close();
 		this.notifier.shutdown();
 		this.namespacePreparer.shutdownNow();
+		if (this.ownExecutor != null) {
+			this.ownExecutor.shutdown();
+		}
 	}
 
 }

@@ -13,7 +13,9 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import io.github.distlock.core.Locks;
 
 /**
- * Takes the lock of an annotated method around its invocation. The work is done by
+ * Takes the lock of an annotated method around its work: its invocation, or, for a method
+ * returning a {@code CompletionStage}, a reactive type or a Kotlin {@code suspend}
+ * function, until the asynchronous work ends. The work is done by
  * {@link LockOperationExecutor}.
  */
 public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
@@ -29,7 +31,10 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
 	 */
 	public LockInterceptor(LockOperationSource source, Supplier<Locks> locks) {
 		this.source = source;
-		this.executor = new LockOperationExecutor(locks);
+		// One expression evaluator: the one that parsed the operations, if there is one.
+		LockExpressionEvaluator evaluator = (source instanceof AnnotationLockOperationSource annotations)
+				? annotations.expressionEvaluator() : new LockExpressionEvaluator();
+		this.executor = new LockOperationExecutor(locks, evaluator);
 	}
 
 	@Override

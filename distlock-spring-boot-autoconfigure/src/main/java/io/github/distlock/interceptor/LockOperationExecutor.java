@@ -3,49 +3,58 @@ package io.github.distlock.interceptor;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.KotlinDetector;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.util.function.SingletonSupplier;
 
-import io.github.distlock.core.ClusterLock;
-import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockConfigurationException;
-import io.github.distlock.core.LockHandle;
-import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockPath;
-import io.github.distlock.core.LockReentryException;
-import io.github.distlock.core.LockReleaseException;
-import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
-import io.github.distlock.core.LockUpgradeException;
 import io.github.distlock.core.Locks;
-import io.github.distlock.core.MultiLockHandle;
 
 /**
  * Runs one locked call: resolves the path and the wait time, acquires the lock through
- * {@link Locks}, runs the method, and releases the lock. When the lock is not acquired
- * the method does not run; a release failure never hides the method's own exception.
+ * {@link Locks}, runs the method, and releases the lock when the method's work ends. When
+ * the lock is not acquired the method does not run; a release failure never hides the
+ * method's own exception.
+ * <p>
+ * How long the work lasts depends on what the method returns ({@link LockedReturnType}),
+ * as in Spring's {@code CacheAspectSupport}: a plain value is handled here, a
+ * {@code CompletionStage} by {@link CompletionStageLockExecutor}, and a reactive type or
+ * a Kotlin {@code suspend} function by {@link ReactiveLockExecutor}, which is only
+ * created when Project Reactor is on the class path.
  */
 final class LockOperationExecutor {
 
 	private final Supplier<Locks> locks;
 
-	private final LockExpressionEvaluator evaluator = new LockExpressionEvaluator();
+	private final LockExpressionEvaluator evaluator;
+
+	private final Map<Method, LockedReturnType> returnTypes = new ConcurrentHashMap<>(256);
+
+	private final CompletionStageLockExecutor stages = new CompletionStageLockExecutor(this);
+
+	private final @Nullable ReactiveLockExecutor reactive = LockedReturnType.REACTOR_PRESENT
+			? new ReactiveLockExecutor(this) : null;
 
 	private @Nullable BeanFactory beanFactory;
 
-	LockOperationExecutor(Supplier<Locks> locks) {
+	LockOperationExecutor(Supplier<Locks> locks, LockExpressionEvaluator evaluator) {
 		this.locks = SingletonSupplier.of(locks);
+		this.evaluator = evaluator;
 	}
 
 	void setBeanFactory(BeanFactory beanFactory) {
@@ -53,6 +62,62 @@ final class LockOperationExecutor {
 	}
 
 	@Nullable Object execute(LockOperation operation, MethodInvocation invocation, Class<?> targetClass) throws Throwable {
+		LockedReturnType returnType = this.returnTypes.computeIfAbsent(operation.method(),
+				(method) -> LockedReturnType.of(method, operation.description()));
+		if (returnType instanceof LockedReturnType.Stage stage) {
+			return this.stages.execute(operation, invocation, targetClass, stage);
+		}
+		if (returnType instanceof LockedReturnType.Reactive reactiveType && this.reactive != null) {
+			return this.reactive.execute(operation, invocation, targetClass, reactiveType);
+		}
+		return executeSynchronously(operation, invocation, targetClass);
+	}
+
+	private @Nullable Object executeSynchronously(LockOperation operation, MethodInvocation invocation,
+			Class<?> targetClass) throws Throwable {
+		LockCall call = prepare(operation, invocation, targetClass, "this thread");
+		AutoCloseable handle;
+		try {
+			handle = call.acquire();
+		}
+		catch (LockTimeoutException ex) {
+			LockTimeoutException timeout = call.timeout(ex);
+			TimeoutPolicy policy = operation.onTimeout();
+			if (policy instanceof TimeoutPolicy.Skip) {
+				return emptyValue(invocation.getMethod().getReturnType());
+			}
+			if (policy instanceof TimeoutPolicy.Fallback fallback) {
+				return invokeFallback(fallback, invocation, timeout);
+			}
+			throw timeout;
+		}
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			call.releaseAfterFailure(handle, ex);
+			throw ex;
+		}
+		RuntimeException failure = call.releaseAfterSuccess(handle);
+		if (failure != null) {
+			throw failure;
+		}
+		return result;
+	}
+
+	/**
+	 * Resolve the paths and the wait time of one call. Evaluates the expressions on the
+	 * calling thread; each call gets its own evaluation context.
+	 * @param operation the operation
+	 * @param invocation the call
+	 * @param targetClass the target class
+	 * @param holder who will hold the lock, for messages
+	 * @return the call
+	 * @throws io.github.distlock.core.DistributedLockException if a path or the wait time
+	 * cannot be resolved
+	 */
+	LockCall prepare(LockOperation operation, MethodInvocation invocation, Class<?> targetClass, String holder) {
 		Object[] arguments = invocation.getArguments();
 		Supplier<EvaluationContext> context = new CallContext(this.evaluator, operation.method(), arguments,
 				invocation.getThis(), targetClass, this.beanFactory);
@@ -65,143 +130,54 @@ final class LockOperationExecutor {
 		}
 		Locks locks = this.locks.get();
 		Duration waitTime = operation.waitTime().resolve(context, locks.defaultWaitTime(), operation.description());
-		AutoCloseable handle;
-		try {
-			handle = acquire(operation, locks, paths, waitTime);
-		}
-		catch (LockTimeoutException ex) {
-			return onTimeout(operation, invocation, ex);
-		}
-		catch (LockReentryException ex) {
-			LockReentryException reentry = new LockReentryException(operation.description() + ": " + describe(paths)
-					+ " is already held by this thread and is not reentrant: " + ex.getMessage());
-			reentry.initCause(ex);
-			throw reentry;
-		}
-		catch (LockUpgradeException ex) {
-			LockUpgradeException upgrade = new LockUpgradeException(operation.description() + ": " + ex.getMessage());
-			upgrade.initCause(ex);
-			throw upgrade;
-		}
-		catch (LockConfigurationException ex) {
-			throw new LockConfigurationException(
-					operation.description() + ": acquiring " + describe(paths) + " failed: " + ex.getMessage(), ex);
-		}
-		catch (LockAcquisitionException ex) {
-			throw new LockAcquisitionException(
-					operation.description() + ": acquiring " + describe(paths) + " failed: " + ex.getMessage(), ex);
-		}
-		Object result;
-		try {
-			result = invocation.proceed();
-		}
-		catch (Throwable ex) {
-			LockLostException lost = lossOf(operation, handle);
-			// A transaction rolled back for the loss already says so.
-			if (lost != null && !(ex instanceof LockLostException)) {
-				ex.addSuppressed(lost);
-			}
-			try {
-				handle.close();
-			}
-			catch (Throwable releaseFailure) {
-				ex.addSuppressed(releaseFailure);
-			}
-			throw ex;
-		}
-		LockLostException lost = lossOf(operation, handle);
-		try {
-			handle.close();
-		}
-		catch (LockReleaseException ex) {
-			if (lost != null) {
-				lost.addSuppressed(ex);
-				throw lost;
-			}
-			throw new LockReleaseException(operation.description() + ": the method returned, but releasing "
-					+ describe(paths) + " failed: " + ex.getMessage(), ex);
-		}
-		if (lost != null) {
-			throw lost;
-		}
-		return result;
-	}
-
-	private static @Nullable LockLostException lossOf(LockOperation operation, AutoCloseable handle) {
-		if (handle instanceof LockHandle single) {
-			// The common case, checked without building a list.
-			return (single.state() == LockState.HELD) ? null : lossOf(operation, List.of(single));
-		}
-		return lossOf(operation, ((MultiLockHandle) handle).handles());
+		return new LockCall(operation, locks, paths, waitTime, holder);
 	}
 
 	/**
-	 * Check, after the method ran and before its locks are released, that every lock was
-	 * held throughout: a lock that is not {@link LockState#HELD} now was lost (or is in
-	 * doubt) while the method ran, so another holder may have run at the same time and
-	 * the method's result must not reach the caller as if it had been protected.
-	 * @param operation the operation, for the message
-	 * @param handles the handles of the call
-	 * @return the exception to report, or {@code null} if every lock is still held
+	 * Call the fallback method of a call that timed out, with the call's arguments and,
+	 * if it takes it, the timeout (before the continuation of a {@code suspend}
+	 * function).
+	 * @param fallback the fallback
+	 * @param invocation the call
+	 * @param timeout the timeout, as the caller sees it
+	 * @return what the fallback returned
+	 * @throws Throwable whatever the fallback threw
 	 */
-	static @Nullable LockLostException lossOf(LockOperation operation, List<? extends LockHandle> handles) {
-		List<String> notHeld = new ArrayList<>();
-		for (LockHandle handle : handles) {
-			LockState state = handle.state();
-			if (state != LockState.HELD) {
-				notHeld.add("'" + handle.path() + "' is " + state);
+	static @Nullable Object invokeFallback(TimeoutPolicy.Fallback fallback, MethodInvocation invocation,
+			LockTimeoutException timeout) throws Throwable {
+		Object[] args = invocation.getArguments();
+		if (fallback.passesException()) {
+			boolean suspending = KotlinDetector.isSuspendingFunction(fallback.method());
+			Object[] withException = Arrays.copyOf(args, args.length + 1);
+			if (suspending) {
+				// Kotlin puts the continuation last: (args..., timeout, continuation).
+				withException[args.length] = args[args.length - 1];
+				withException[args.length - 1] = timeout;
 			}
+			else {
+				withException[args.length] = timeout;
+			}
+			args = withException;
 		}
-		if (notHeld.isEmpty()) {
-			return null;
-		}
-		return new LockLostException(operation.description() + ": lock " + String.join(", ", notHeld)
-				+ " (path template '" + operation.path().template() + "') after the method ran; "
-				+ "another holder may have run at the same time, so the method's result is discarded. "
-				+ "Make the work idempotent or fenced (LockContext.current().fencingToken()), "
-				+ "and retry the call if it must happen");
+		return AopUtils.invokeJoinpointUsingReflection(invocation.getThis(), fallback.method(), args);
 	}
 
 	/**
-	 * Take the lock of a single path, or every lock of several paths within one wait time
-	 * for the whole set, in sorted order (the multi-lock releases in reverse).
+	 * Return an invocation that runs the rest of the interceptor chain and the method
+	 * when proceeded, as often as needed: a reactive method's work is invoked again for
+	 * each subscription, possibly after this interceptor returned.
+	 * @param invocation the call
+	 * @return a fresh invocation
 	 */
-	private AutoCloseable acquire(LockOperation operation, Locks locks, List<LockPath> paths, Duration waitTime) {
-		if (paths.size() == 1) {
-			return operation.lock(locks, paths.get(0)).acquire(waitTime);
-		}
-		List<ClusterLock> members = new ArrayList<>(paths.size());
-		for (LockPath path : paths) {
-			members.add(operation.lock(locks, path));
-		}
-		return locks.multi(members).acquire(waitTime);
+	static MethodInvocation invocable(MethodInvocation invocation) {
+		return (invocation instanceof ProxyMethodInvocation proxyInvocation) ? proxyInvocation.invocableClone()
+				: invocation;
 	}
 
-	private static String describe(List<LockPath> paths) {
-		return (paths.size() == 1) ? "lock '" + paths.get(0) + "'" : "locks " + paths;
-	}
-
-	private @Nullable Object onTimeout(LockOperation operation, MethodInvocation invocation, LockTimeoutException cause)
-			throws Throwable {
-		// The cause already names the path, the wait time and why; add which method
-		// asked.
-		LockTimeoutException timeout = new LockTimeoutException(operation.description() + ": " + cause.getMessage(),
-				cause.getPath(), cause.getWaitTime(), cause);
-		TimeoutPolicy policy = operation.onTimeout();
-		if (policy instanceof TimeoutPolicy.Skip) {
-			return emptyValue(invocation.getMethod().getReturnType());
-		}
-		if (policy instanceof TimeoutPolicy.Fallback fallback) {
-			Object[] args = invocation.getArguments();
-			if (fallback.passesException()) {
-				args = Arrays.copyOf(args, args.length + 1);
-				args[args.length - 1] = timeout;
-			}
-			return AopUtils.invokeJoinpointUsingReflection(invocation.getThis(), fallback.method(), args);
-		}
-		throw timeout;
-	}
-
+	/**
+	 * The value a skipped call of a synchronous method returns: {@code null},
+	 * {@code Optional.empty()} or the primitive default.
+	 */
 	private static @Nullable Object emptyValue(Class<?> type) {
 		if (type == Optional.class) {
 			return Optional.empty();
@@ -215,7 +191,7 @@ final class LockOperationExecutor {
 	/**
 	 * The evaluation context of one call, created when a part of the path or the wait
 	 * time first needs it (a call whose template reads its arguments directly never
-	 * does). Used by the calling thread only.
+	 * does). Used by one thread at a time.
 	 */
 	private static final class CallContext implements Supplier<EvaluationContext> {
 

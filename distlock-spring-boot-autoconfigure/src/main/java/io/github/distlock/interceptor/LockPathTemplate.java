@@ -55,13 +55,14 @@ public final class LockPathTemplate {
 
 	/**
 	 * Build a template from its parsed expression and validate its literal text.
+	 * @param template the template as written, for messages (a template that is one
+	 * {@code #{...}} part parses to an expression whose text lacks the delimiters)
 	 * @param parsed the template parsed with a template parser context
 	 * @param description the annotation and method, for messages
 	 * @return the template
 	 * @throws LockConfigurationException if the template cannot give valid paths
 	 */
-	static LockPathTemplate of(Expression parsed, String description) {
-		String template = parsed.getExpressionString();
+	static LockPathTemplate of(String template, Expression parsed, String description) {
 		Expression[] expressions = (parsed instanceof CompositeStringExpression composite) ? composite.getExpressions()
 				: new Expression[] { parsed };
 		List<Part> parts = new ArrayList<>();

@@ -1,8 +1,6 @@
 package io.github.distlock.autoconfigure;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -13,8 +11,6 @@ import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,18 +41,15 @@ class ConfigurationDocsTests {
 	}
 
 	private Map<String, Object> metadataDefaults() throws IOException {
-		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
-			String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-			List<Map<String, Object>> properties = JsonPath.read(json, "$.properties[*]");
-			Map<String, Object> defaults = new LinkedHashMap<>();
-			// Only distlock's own properties: management.* ones are documented in
-			// docs/operations.md.
-			properties.stream()
-				.filter((property) -> ((String) property.get("name")).startsWith("distlock."))
-				.forEach((property) -> defaults.put((String) property.get("name"), property.get("defaultValue")));
-			assertThat(defaults).isNotEmpty();
-			return defaults;
-		}
+		List<Map<String, Object>> properties = JsonPath.read(GeneratedMetadata.json(), "$.properties[*]");
+		Map<String, Object> defaults = new LinkedHashMap<>();
+		// Only distlock's own properties: management.* ones are documented in
+		// docs/operations.md.
+		properties.stream()
+			.filter((property) -> ((String) property.get("name")).startsWith("distlock."))
+			.forEach((property) -> defaults.put((String) property.get("name"), property.get("defaultValue")));
+		assertThat(defaults).isNotEmpty();
+		return defaults;
 	}
 
 	private Map<String, String> documentedDefaults() throws IOException {

@@ -1,8 +1,6 @@
 package io.github.distlock.autoconfigure;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
-import org.springframework.core.io.ClassPathResource;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -99,9 +95,7 @@ class ConfigurationMetadataTests {
 	}
 
 	private static String generatedMetadata() throws IOException {
-		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-		}
+		return GeneratedMetadata.json();
 	}
 
 	private static String beanPath(String kebab) {

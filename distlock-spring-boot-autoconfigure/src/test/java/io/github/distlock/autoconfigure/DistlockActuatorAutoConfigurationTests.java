@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -73,8 +74,10 @@ class DistlockActuatorAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("distlock.health.timeout=0s")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("distlock.health.timeout must be a positive duration")
-				.hasMessageContaining("'0ms'"));
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("distlock.health.timeout")
+				.hasMessageContaining("'0ms'")
+				.hasMessageContaining("must be a positive duration"));
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.github.distlock.curator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -20,6 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class MultiLockTest {
+
+	/**
+	 * A thread per task: tasks that block must run at the same time, and from JDK 25 on
+	 * CompletableFuture's default executor is the common pool even when its parallelism
+	 * is 1 (two cores), which runs them one after the other.
+	 */
+	private static final Executor OWN_THREADS = (task) -> new Thread(task).start();
 
 	@RegisterExtension
 	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
@@ -48,10 +56,10 @@ class MultiLockTest {
 	void overlappingSetsInOppositeOrderNeverDeadlock() throws Exception {
 		long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 		AtomicInteger rounds = new AtomicInteger();
-		CompletableFuture<Void> ab = CompletableFuture
-			.runAsync(() -> loop(accounts(this.node1, "A", "B"), end, rounds));
-		CompletableFuture<Void> ba = CompletableFuture
-			.runAsync(() -> loop(accounts(this.node2, "B", "A"), end, rounds));
+		CompletableFuture<Void> ab = CompletableFuture.runAsync(() -> loop(accounts(this.node1, "A", "B"), end, rounds),
+				OWN_THREADS);
+		CompletableFuture<Void> ba = CompletableFuture.runAsync(() -> loop(accounts(this.node2, "B", "A"), end, rounds),
+				OWN_THREADS);
 		// Every acquisition waits at most 10 s; a deadlock would surface as a
 		// LockTimeoutException.
 		CompletableFuture.allOf(ab, ba).get(60, TimeUnit.SECONDS);

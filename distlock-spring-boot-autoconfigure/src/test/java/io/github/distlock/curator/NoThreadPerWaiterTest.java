@@ -43,16 +43,36 @@ class NoThreadPerWaiterTest {
 		waiter.mutex("warm").acquireAsync(Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS).close();
 		holder.mutex("warm").acquireAsync(Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS).close();
 
-		List<LockHandle> held = holdAll(holder, "granted");
+		List<LockHandle> held = holdAll(holder, "key");
 		int threadsBefore = THREADS.getThreadCount();
+
+		// First the waiters give up at a short deadline: nothing of theirs is left.
+		List<CompletableFuture<LockHandle>> abandoning = new ArrayList<>(PATHS);
+		for (int i = 0; i < PATHS; i++) {
+			abandoning.add(waiter.mutex("key/" + i).acquireAsync(Duration.ofSeconds(2)));
+		}
+		for (CompletableFuture<LockHandle> future : abandoning) {
+			assertThat(future).failsWithin(Duration.ofSeconds(60))
+				.withThrowableThat()
+				.havingCause()
+				.isInstanceOf(LockTimeoutException.class);
+		}
+		int threadsAfterAbandoning = THREADS.getThreadCount();
+		assertThat(threadsAfterAbandoning - threadsBefore).isLessThanOrEqualTo(20);
+		await().atMost(Duration.ofSeconds(60)).until(() -> waiter.waitingCount() == 0 && waiter.leftovers() == 0);
+		// Only the holders' nodes are left.
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> waiter.client().getChildren().forPath("/mutex/key/" + (PATHS - 1)).size() == 1);
+
+		// Then they wait until the holders release: all are granted.
 		long start = System.nanoTime();
 		List<CompletableFuture<LockHandle>> waiting = new ArrayList<>(PATHS);
 		for (int i = 0; i < PATHS; i++) {
-			waiting.add(waiter.mutex("granted/" + i).acquireAsync(Duration.ofSeconds(120)));
+			waiting.add(waiter.mutex("key/" + i).acquireAsync(Duration.ofSeconds(120)));
 		}
 		await().atMost(Duration.ofSeconds(120))
 			.until(() -> waiter.waitingCount() == PATHS
-					&& waiter.client().getChildren().forPath("/mutex/granted/" + (PATHS - 1)).size() == 2);
+					&& waiter.client().getChildren().forPath("/mutex/key/" + (PATHS - 1)).size() == 2);
 		int threadsWhileWaiting = THREADS.getThreadCount();
 		long queued = System.nanoTime() - start;
 		assertThat(threadsWhileWaiting - threadsBefore).isLessThanOrEqualTo(20);
@@ -64,29 +84,11 @@ class NoThreadPerWaiterTest {
 			future.get().close();
 		}
 		assertThat(waiter.heldCount()).isZero();
-
-		List<LockHandle> heldAgain = holdAll(holder, "abandoned");
-		List<CompletableFuture<LockHandle>> abandoning = new ArrayList<>(PATHS);
-		for (int i = 0; i < PATHS; i++) {
-			abandoning.add(waiter.mutex("abandoned/" + i).acquireAsync(Duration.ofSeconds(5)));
-		}
-		for (CompletableFuture<LockHandle> future : abandoning) {
-			assertThat(future).failsWithin(Duration.ofSeconds(60))
-				.withThrowableThat()
-				.havingCause()
-				.isInstanceOf(LockTimeoutException.class);
-		}
-		int threadsAfter = THREADS.getThreadCount();
-		assertThat(threadsAfter - threadsBefore).isLessThanOrEqualTo(20);
-		await().atMost(Duration.ofSeconds(60)).until(() -> waiter.waitingCount() == 0 && waiter.leftovers() == 0);
-		// Only the holders' nodes are left.
-		await().atMost(Duration.ofSeconds(60))
-			.until(() -> waiter.client().getChildren().forPath("/mutex/abandoned/" + (PATHS - 1)).size() == 1);
-		heldAgain.forEach(LockHandle::close);
-		System.out.println("[measure] " + PATHS + " waiters: queued in " + TimeUnit.NANOSECONDS.toMillis(queued)
-				+ " ms with " + (threadsWhileWaiting - threadsBefore) + " more live threads; all granted "
-				+ TimeUnit.NANOSECONDS.toMillis(granted) + " ms after their holders released; " + PATHS
-				+ " abandoned at a 5 s deadline, " + (threadsAfter - threadsBefore) + " more threads after");
+		System.out.println("[measure] " + PATHS + " waiters: " + PATHS + " abandoned at a 2 s deadline with "
+				+ (threadsAfterAbandoning - threadsBefore) + " more live threads; " + PATHS + " queued in "
+				+ TimeUnit.NANOSECONDS.toMillis(queued) + " ms with " + (threadsWhileWaiting - threadsBefore)
+				+ " more live threads, all granted " + TimeUnit.NANOSECONDS.toMillis(granted)
+				+ " ms after their holders released");
 	}
 
 	private static List<LockHandle> holdAll(CuratorLocks holder, String prefix) throws Exception {

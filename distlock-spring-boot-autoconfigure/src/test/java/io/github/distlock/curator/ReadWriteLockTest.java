@@ -2,6 +2,7 @@ package io.github.distlock.curator;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +18,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class ReadWriteLockTest {
+
+	/**
+	 * A thread per task: tasks that block must run at the same time, and from JDK 25 on
+	 * CompletableFuture's default executor is the common pool even when its parallelism
+	 * is 1 (two cores), which runs them one after the other.
+	 */
+	private static final Executor OWN_THREADS = (task) -> new Thread(task).start();
 
 	@RegisterExtension
 	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
@@ -34,8 +42,10 @@ class ReadWriteLockTest {
 	@Test
 	void readersOnTwoNodesAreInsideAtTheSameMoment() throws Exception {
 		CyclicBarrier bothInside = new CyclicBarrier(2);
-		CompletableFuture<Void> first = CompletableFuture.runAsync(() -> readAndMeet(this.node1, bothInside));
-		CompletableFuture<Void> second = CompletableFuture.runAsync(() -> readAndMeet(this.node2, bothInside));
+		CompletableFuture<Void> first = CompletableFuture.runAsync(() -> readAndMeet(this.node1, bothInside),
+				OWN_THREADS);
+		CompletableFuture<Void> second = CompletableFuture.runAsync(() -> readAndMeet(this.node2, bothInside),
+				OWN_THREADS);
 		// Each reader waits inside its lock for the other: this only completes if both
 		// are in.
 		CompletableFuture.allOf(first, second).get(20, TimeUnit.SECONDS);

@@ -9,14 +9,17 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.core.annotation.AliasFor;
@@ -43,7 +46,7 @@ class AnnotationLockOperationSourceTest {
 
 	private final AnnotationLockOperationSource source = new AnnotationLockOperationSource();
 
-	private final LockExpressionEvaluator evaluator = new LockExpressionEvaluator();
+	private final LockExpressionEvaluator evaluator = this.source.expressionEvaluator();
 
 	@Test
 	void unannotatedMethodHasNoOperationAndTheAnswerIsCached() {
@@ -148,11 +151,30 @@ class AnnotationLockOperationSourceTest {
 	}
 
 	@Test
-	void asynchronousAndUninterceptableMethodsAreRejected() {
-		assertRejected("completable", "Invalid.completable()", "asynchronous methods are not supported yet");
-		assertRejected("future", "Invalid.future()", "asynchronous methods are not supported yet");
-		assertRejected("publisher", "Invalid.publisher()", "asynchronous methods are not supported yet");
+	void plainFuturesAndUninterceptableMethodsAreRejected() {
+		assertRejected("future", "Invalid.future()", "returns java.util.concurrent.Future",
+				"whose end cannot be observed without blocking a thread",
+				"return a CompletableFuture or CompletionStage");
+		assertRejected("ownStage", "Invalid.ownStage()", "AnnotationLockOperationSourceTest$OwnStage",
+				"declare the return type as CompletableFuture or CompletionStage");
 		assertRejected("privateMethod", "Invalid.privateMethod()", "private");
+	}
+
+	@Test
+	void stagesAndPublishersAreLockedUntilTheirWorkEnds() {
+		assertThat(LockedReturnType.of(method(Async.class, "completable"), "test"))
+			.isEqualTo(new LockedReturnType.Stage(false));
+		assertThat(LockedReturnType.of(method(Async.class, "stage"), "test"))
+			.isEqualTo(new LockedReturnType.Stage(true));
+		assertThat(LockedReturnType.of(method(Async.class, "publisher"), "test"))
+			.isInstanceOfSatisfying(LockedReturnType.Reactive.class, (reactive) -> {
+				assertThat(reactive.singleValue()).isFalse();
+				assertThat(reactive.suspending()).isFalse();
+			});
+		assertThat(LockedReturnType.of(method(Async.class, "mono"), "test")).isInstanceOfSatisfying(
+				LockedReturnType.Reactive.class, (reactive) -> assertThat(reactive.singleValue()).isTrue());
+		assertThat(LockedReturnType.of(method(Valid.class, "plain"), "test")).isEqualTo(LockedReturnType.SYNCHRONOUS);
+		assertThat(this.source.hasOperations(Async.class)).isTrue();
 	}
 
 	@Test
@@ -443,6 +465,35 @@ class AnnotationLockOperationSourceTest {
 
 	}
 
+	static class OwnStage extends CompletableFuture<String> {
+
+	}
+
+	static class Async {
+
+		@DistributedLock("x")
+		public CompletableFuture<String> completable() {
+			return CompletableFuture.completedFuture("");
+		}
+
+		@DistributedLock("x")
+		public CompletionStage<Optional<String>> stage() {
+			return CompletableFuture.completedFuture(Optional.empty());
+		}
+
+		@DistributedLock("x")
+		public Flow.Publisher<String> publisher() {
+			return (subscriber) -> {
+			};
+		}
+
+		@DistributedLock("x")
+		public Mono<String> mono() {
+			return Mono.empty();
+		}
+
+	}
+
 	static class Invalid {
 
 		@DistributedLock(value = "x", waitTime = "5 parsecs")
@@ -530,19 +581,13 @@ class AnnotationLockOperationSourceTest {
 		}
 
 		@DistributedLock("x")
-		public CompletableFuture<String> completable() {
-			return CompletableFuture.completedFuture("");
-		}
-
-		@DistributedLock("x")
 		public Future<String> future() {
 			return CompletableFuture.completedFuture("");
 		}
 
 		@DistributedLock("x")
-		public Flow.Publisher<String> publisher() {
-			return (subscriber) -> {
-			};
+		public OwnStage ownStage() {
+			return new OwnStage();
 		}
 
 		@DistributedLock("x")

@@ -42,11 +42,15 @@ class BothMutexFormsOneLockTest {
 		CountDownLatch inside = new CountDownLatch(1);
 		CountDownLatch leave = new CountDownLatch(1);
 		CompletableFuture<Boolean> holding = CompletableFuture.supplyAsync(() -> first.reentrant(inside, leave));
-		assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
-		// The other form, on this node and on another, finds the lock taken.
-		assertThat(first.nonReentrantTry()).isFalse();
-		assertThat(second.nonReentrantTry()).isFalse();
-		leave.countDown();
+		try {
+			assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+			// The other form, on this node and on another, finds the lock taken.
+			assertThat(first.nonReentrantTry()).isFalse();
+			assertThat(second.nonReentrantTry()).isFalse();
+		}
+		finally {
+			leave.countDown();
+		}
 		assertThat(holding.get(10, TimeUnit.SECONDS)).isTrue();
 		// The release is sent as the method returns; another node sees it once ZooKeeper
 		// applied it.

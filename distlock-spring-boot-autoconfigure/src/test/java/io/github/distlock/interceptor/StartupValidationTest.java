@@ -3,6 +3,7 @@ package io.github.distlock.interceptor;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,7 +40,8 @@ class StartupValidationTest {
 				Arguments.of(MissingFallback.class, "MissingFallback.run(long)", "fallback method 'nowhere' not found"),
 				Arguments.of(WrongFallback.class, "WrongFallback.run(long)",
 						"'wrongFallback' has the wrong parameters"),
-				Arguments.of(AsyncReturn.class, "AsyncReturn.run()", "asynchronous methods are not supported yet"),
+				Arguments.of(FutureReturn.class, "FutureReturn.run()",
+						"returns java.util.concurrent.Future, a Future whose end cannot be observed"),
 				Arguments.of(NoPermits.class, "NoPermits.run()",
 						"permits = 0 (none given), but a semaphore needs at least 1 permit"),
 				Arguments.of(NegativePermits.class, "NegativePermits.run()",
@@ -206,10 +208,10 @@ class StartupValidationTest {
 
 	}
 
-	static class AsyncReturn {
+	static class FutureReturn {
 
 		@DistributedLock("x")
-		public CompletableFuture<String> run() {
+		public Future<String> run() {
 			return CompletableFuture.completedFuture("");
 		}
 

@@ -3,6 +3,7 @@ package io.github.distlock.testsupport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -13,6 +14,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,15 +29,23 @@ import io.github.distlock.curator.CuratorLocks;
 /**
  * Starts application contexts holding the lock proxy configuration, a
  * {@link CuratorLocks} on its own {@link CuratorFramework} (its own session: one context
- * stands for one node; both made by the {@link NodeOptions} of the server's extension)
- * and the given components, against one ZooKeeper server for the test class; closes them
- * all at the end. Register it on a static field with {@code @RegisterExtension}.
+ * stands for one node; both made by the {@link NodeOptions} of the server's extension;
+ * asynchronous acquisitions complete on the context's {@value #APPLICATION_TASK_EXECUTOR}
+ * bean if it has one) and the given components, against one ZooKeeper server for the test
+ * class; closes them all at the end. Register it on a static field with
+ * {@code @RegisterExtension}.
  */
 public final class LockTestContexts
 		implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
 	/** Namespace of the contexts' clients by default. */
 	public static final String NAMESPACE = "distlock-it";
+
+	/**
+	 * Name of the executor bean that, when a context has one, completes its node's
+	 * asynchronous acquisitions, as Spring Boot's task executor does in an application.
+	 */
+	public static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
 	private final ZooKeeperExtension zookeeper;
 
@@ -133,8 +144,11 @@ public final class LockTestContexts
 		}
 
 		@Bean(destroyMethod = "close")
-		CuratorLocks curatorLocks(NodeOptions options, CuratorFramework client) {
-			return options.createLocks(client);
+		CuratorLocks curatorLocks(NodeOptions options, CuratorFramework client,
+				@Qualifier(APPLICATION_TASK_EXECUTOR) ObjectProvider<Executor> executor) {
+			Executor applicationExecutor = executor.getIfAvailable();
+			return (applicationExecutor != null) ? options.createLocks(client, applicationExecutor)
+					: options.createLocks(client);
 		}
 
 		@Bean

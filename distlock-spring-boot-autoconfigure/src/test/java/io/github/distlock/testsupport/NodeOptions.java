@@ -1,6 +1,7 @@
 package io.github.distlock.testsupport;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -82,6 +83,16 @@ public record NodeOptions(String namespace, Duration sessionTimeout, Duration co
 	/** Create the locks of a node on its client; the caller closes them. */
 	public CuratorLocks createLocks(CuratorFramework client) {
 		return new CuratorLocks(client, this.defaultWaitTime, this.applicationName, this.connectionLossPolicy);
+	}
+
+	/**
+	 * Create the locks of a node on its client, completing asynchronous acquisitions (and
+	 * so running the methods of asynchronous locked calls) on the given executor; the
+	 * caller closes them.
+	 */
+	public CuratorLocks createLocks(CuratorFramework client, Executor executor) {
+		return new CuratorLocks(client, this.defaultWaitTime, this.applicationName, this.connectionLossPolicy,
+				executor);
 	}
 
 }

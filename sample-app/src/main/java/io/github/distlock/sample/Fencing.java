@@ -7,7 +7,7 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
 
 /**
- * Finds the fencing token of a lock the current thread holds.
+ * Finds the fencing token of a lock the current thread (or an asynchronous call) holds.
  */
 final class Fencing {
 
@@ -21,8 +21,18 @@ final class Fencing {
 	 * with {@code distlock.enabled=false})
 	 */
 	static OptionalLong tokenOf(LockPath path) {
-		return LockContext.current()
-			.locks()
+		return tokenOf(LockContext.current(), path);
+	}
+
+	/**
+	 * Return the fencing token of a lock on a path, as a lock context shows it (for
+	 * asynchronous methods, whose locks belong to the call rather than the thread).
+	 * @param context the locks
+	 * @param path the lock path
+	 * @return the token, or empty if the context holds no lock there
+	 */
+	static OptionalLong tokenOf(LockContext context, LockPath path) {
+		return context.locks()
 			.stream()
 			.filter((handle) -> handle.path().equals(path))
 			.mapToLong(LockHandle::fencingToken)

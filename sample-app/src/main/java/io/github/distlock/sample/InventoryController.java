@@ -1,6 +1,9 @@
 package io.github.distlock.sample;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import reactor.core.publisher.Mono;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -32,8 +35,13 @@ class InventoryController {
 
 	private final StockCountService counts;
 
+	private final QuoteService quotes;
+
+	private final DeliveryService deliveries;
+
 	InventoryController(InventoryService inventory, OrderService orders, ConcurrencyProbe probe, RestockJob restock,
-			CatalogService catalog, ReportService reports, StockCountService counts) {
+			CatalogService catalog, ReportService reports, StockCountService counts, QuoteService quotes,
+			DeliveryService deliveries) {
 		this.inventory = inventory;
 		this.orders = orders;
 		this.probe = probe;
@@ -41,6 +49,8 @@ class InventoryController {
 		this.catalog = catalog;
 		this.reports = reports;
 		this.counts = counts;
+		this.quotes = quotes;
+		this.deliveries = deliveries;
 	}
 
 	@PostMapping("/inventory/{sku}/purchase")
@@ -59,6 +69,11 @@ class InventoryController {
 		return stock(sku);
 	}
 
+	@PostMapping("/inventory/{sku}/deliveries")
+	CompletableFuture<DeliveryService.Delivery> deliver(@PathVariable String sku, @RequestParam int quantity) {
+		return this.deliveries.receive(sku, quantity);
+	}
+
 	@PostMapping("/orders")
 	OrderService.Order order(@RequestBody OrderRequest order) {
 		return this.orders.place(order);
@@ -67,6 +82,11 @@ class InventoryController {
 	@GetMapping("/catalog/{sku}")
 	CatalogService.Price price(@PathVariable String sku) {
 		return this.catalog.price(sku);
+	}
+
+	@GetMapping("/catalog/{sku}/quote")
+	Mono<QuoteService.Quote> quote(@PathVariable String sku, @RequestParam(defaultValue = "1") int quantity) {
+		return this.quotes.quote(sku, quantity);
 	}
 
 	@PutMapping("/catalog/{sku}")

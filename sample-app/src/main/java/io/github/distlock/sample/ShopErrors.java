@@ -7,10 +7,13 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-import io.github.distlock.core.LockTimeoutException;
-
 /**
- * Maps the shop's errors to HTTP answers with a JSON body {@code {"error": "..."}}.
+ * Maps the shop's errors to HTTP answers with a JSON body {@code {"error": "..."}}. Lock
+ * failures ({@code LockTimeoutException}, {@code LockLostException}) are left to
+ * distlock, which answers them with 503, {@code Retry-After} and a problem detail that
+ * does not repeat the exception's message: that message names the method, the lock path
+ * and, when ZooKeeper is unreachable, its address, none of which is the client's
+ * business.
  */
 @RestControllerAdvice
 class ShopErrors {
@@ -33,11 +36,6 @@ class ShopErrors {
 	@ExceptionHandler
 	ResponseEntity<Map<String, String>> badRequest(IllegalArgumentException ex) {
 		return error(HttpStatus.BAD_REQUEST, ex);
-	}
-
-	@ExceptionHandler
-	ResponseEntity<Map<String, String>> lockTimeout(LockTimeoutException ex) {
-		return error(HttpStatus.SERVICE_UNAVAILABLE, ex);
 	}
 
 	private static ResponseEntity<Map<String, String>> error(HttpStatus status, Exception ex) {

@@ -39,7 +39,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "shop.initial-stock.race=20", "shop.initial-stock.red=12", "shop.initial-stock.green=12",
 				"shop.initial-stock.blue=12", "shop.initial-stock.fenced=5", "shop.initial-stock.priced=1",
-				"shop.initial-stock.counted=1" })
+				"shop.initial-stock.counted=1", "shop.initial-stock.quoted=1", "shop.initial-stock.delivered=100",
+				// The restock job (RestockJobClusterTests) would refill a SKU the tests
+				// empty
+				// when a minute starts during the test.
+				"shop.restock.cron=-" })
 class SampleApplicationTests {
 
 	private static final int THREADS = 16;
@@ -207,6 +211,11 @@ class SampleApplicationTests {
 			HttpResponse<String> blocked = send(HttpRequest.newBuilder(uri("/api/catalog/priced?priceCents=1"))
 				.PUT(HttpRequest.BodyPublishers.noBody()));
 			assertThat(blocked.statusCode()).as("price change while a reader holds the lock").isEqualTo(503);
+			assertThat(blocked.headers().firstValue("Retry-After")).hasValue("1");
+			assertThat(blocked.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+			assertThat(blocked.body()).contains("\"title\":\"Resource busy\"")
+				.doesNotContain("CatalogService")
+				.doesNotContain("ZooKeeper");
 		}
 		assertThat(this.json.readTree(get("/api/catalog/priced").body()).get("priceCents").asLong()).isEqualTo(1250);
 	}
@@ -236,6 +245,52 @@ class SampleApplicationTests {
 		assertThat(count.statusCode()).isEqualTo(200);
 		assertThat(this.json.readTree(count.body()).get("available").asInt()).isEqualTo(42);
 		assertThat(this.stockStore.fence("counted")).as("fencing token of the stock-take").isPositive();
+	}
+
+	@Test
+	void reactiveQuoteIsBuiltUnderTheReadLockUntilItsMonoEnds() throws Exception {
+		HttpResponse<String> quote = get("/api/catalog/quoted/quote?quantity=3");
+		assertThat(quote.statusCode()).isEqualTo(200);
+		assertThat(quote.body()).isEqualTo("{\"sku\":\"quoted\",\"quantity\":3,\"totalCents\":3000}");
+		assertThat(get("/api/catalog/no-such-sku/quote").statusCode()).isEqualTo(404);
+		// While another holder writes the price, a quote waits its 2 s and gets 503.
+		try (LockHandle writing = this.locks.readWrite(LockPath.of("catalog", "quoted"))
+			.writeLock()
+			.acquire(Duration.ofSeconds(5))) {
+			assertThat(get("/api/catalog/quoted/quote").statusCode()).as("quote while the price is written")
+				.isEqualTo(503);
+		}
+		assertThat(get("/api/catalog/quoted/quote").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void concurrentDeliveriesAsCompletableFuturesNeverLoseAnItem() throws Exception {
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
+		try {
+			List<Future<List<Integer>>> results = new ArrayList<>();
+			for (int i = 0; i < THREADS; i++) {
+				results.add(executor.submit(() -> {
+					start.await();
+					List<Integer> statuses = new ArrayList<>();
+					for (int j = 0; j < PURCHASES_PER_THREAD; j++) {
+						statuses.add(post("/api/inventory/delivered/deliveries?quantity=1").statusCode());
+					}
+					return statuses;
+				}));
+			}
+			start.countDown();
+			for (Future<List<Integer>> result : results) {
+				assertThat(result.get(60, TimeUnit.SECONDS)).containsOnly(200);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		JsonNode stock = this.json.readTree(get("/api/inventory/delivered").body());
+		assertThat(stock.get("available").asInt()).isEqualTo(100 + THREADS * PURCHASES_PER_THREAD);
+		assertThat(stock.get("mostConcurrentPurchases").asInt()).as("writers inside the lock at once").isEqualTo(1);
+		assertThat(this.stockStore.fence("delivered")).as("fencing token of the last delivery").isPositive();
 	}
 
 	@Test

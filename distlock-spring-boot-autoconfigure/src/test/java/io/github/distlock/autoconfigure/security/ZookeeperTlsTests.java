@@ -21,6 +21,7 @@ import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.util.ClassUtils;
 
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.LockHandle;
@@ -91,6 +92,9 @@ class ZookeeperTlsTests {
 
 	@Test
 	void applicationLocksOverTls() {
+		// On the JDK's TLS: the build, like the starter, leaves out Netty's OpenSSL
+		// natives.
+		assertThat(ClassUtils.isPresent("io.netty.internal.tcnative.SSL", null)).isFalse();
 		this.contextRunner
 			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + securePort,
 					"distlock.zookeeper.ssl.bundle=zookeeper")

@@ -1,0 +1,77 @@
+package io.github.distlock.embedded;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.ClassUtils;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.Locks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An application with the starter and this one dependency, nothing else, starts the
+ * embedded development server with {@code distlock.zookeeper.embedded.enabled=true},
+ * locks on it, and stays quiet: ZooKeeper logs nothing at INFO, neither at startup nor at
+ * shutdown.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class EmbeddedZookeeperDependencyTests {
+
+	private static final Pattern ZOOKEEPER_INFO = Pattern.compile("(?m)^INFO org\\.apache\\.zookeeper\\..*$");
+
+	@Test
+	void starterAndThisDependencyAloneRunTheEmbeddedServerQuietly(CapturedOutput output) {
+		// Nothing but this module brings the server's dependencies: no test harness
+		// either.
+		assertThat(ClassUtils.isPresent("org.apache.curator.test.TestingServer", null)).isFalse();
+		SpringApplication application = new SpringApplication(Application.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		try (ConfigurableApplicationContext context = application.run("--distlock.zookeeper.embedded.enabled=true",
+				"--distlock.zookeeper.embedded.port=0")) {
+			try (LockHandle lock = context.getBean(Locks.class)
+				.mutex("embedded/probe")
+				.acquire(Duration.ofSeconds(10))) {
+				assertThat(lock.fencingToken()).isPositive();
+			}
+		}
+		String log = output.getAll();
+		// The output is captured: distlock's own warning about the development server is
+		// there.
+		assertThat(log).contains("WARN io.github.distlock.autoconfigure.EmbeddedZookeeperServer - Started an "
+				+ "embedded ZooKeeper server");
+		List<String> zookeeperInfo = ZOOKEEPER_INFO.matcher(log).results().map((match) -> match.group()).toList();
+		assertThat(zookeeperInfo).isEmpty();
+		assertThat(log).doesNotContain("ZK server died");
+	}
+
+	@Test
+	void zookeeperLevelSetByTheApplicationWins(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(Application.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		try (ConfigurableApplicationContext context = application.run("--distlock.zookeeper.embedded.enabled=true",
+				"--distlock.zookeeper.embedded.port=0", "--logging.level.org.apache.zookeeper=info")) {
+			assertThat(context.getBean(Locks.class)).isNotNull();
+		}
+		assertThat(ZOOKEEPER_INFO.matcher(output.getAll()).find()).isTrue();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class Application {
+
+	}
+
+}

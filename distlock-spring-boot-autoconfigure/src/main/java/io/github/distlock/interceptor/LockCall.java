@@ -1,0 +1,247 @@
+package io.github.distlock.interceptor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.LockConfigurationException;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockLostException;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockReentryException;
+import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockScope;
+import io.github.distlock.core.LockState;
+import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.LockUpgradeException;
+import io.github.distlock.core.Locks;
+import io.github.distlock.core.MultiLockHandle;
+
+/**
+ * One locked call, resolved: its operation, the paths its template gave and its wait
+ * time. Acquires the lock (one path) or the multi-lock (several), synchronously for the
+ * calling thread or asynchronously for a {@link LockScope}, and words every failure so
+ * that it names the method, the template and the paths.
+ *
+ * @param operation the operation
+ * @param locks the lock API
+ * @param paths the resolved paths, sorted, at least one
+ * @param waitTime the resolved wait time
+ * @param holder who holds the lock, for messages: {@code this thread}, {@code this
+ * pipeline}
+ */
+record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Duration waitTime, String holder) {
+
+	/**
+	 * Take the lock for the calling thread.
+	 * @return the handle: a {@link LockHandle} or a {@link MultiLockHandle}
+	 * @throws LockTimeoutException if it was not acquired in time (as the engine words
+	 * it; see {@link #timeout})
+	 * @throws io.github.distlock.core.DistributedLockException any other failure,
+	 * {@linkplain #described described}
+	 */
+	AutoCloseable acquire() {
+		try {
+			if (this.paths.size() == 1) {
+				return lock(this.paths.get(0)).acquire(this.waitTime);
+			}
+			return this.locks.multi(members()).acquire(this.waitTime);
+		}
+		catch (LockTimeoutException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			throw described(ex);
+		}
+	}
+
+	/**
+	 * Start taking the lock for a scope without waiting. The future completes on the
+	 * engine's executor; a failure is not described yet (see {@link #described}).
+	 * @param scope who holds the lock
+	 * @return the future handle: a {@link LockHandle} or a {@link MultiLockHandle}
+	 */
+	CompletableFuture<? extends AutoCloseable> acquireAsync(LockScope scope) {
+		try {
+			if (this.paths.size() == 1) {
+				return lock(this.paths.get(0)).acquireAsync(this.waitTime, scope);
+			}
+			return this.locks.multi(members()).acquireAsync(this.waitTime, scope);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private ClusterLock lock(LockPath path) {
+		return this.operation.lock(this.locks, path);
+	}
+
+	private List<ClusterLock> members() {
+		List<ClusterLock> members = new ArrayList<>(this.paths.size());
+		for (LockPath path : this.paths) {
+			members.add(lock(path));
+		}
+		return members;
+	}
+
+	/**
+	 * Return the timeout of this call as the caller sees it: the engine's message, which
+	 * names the path, the wait time and why, after the method that asked.
+	 * @param cause the engine's timeout
+	 * @return the timeout to report
+	 */
+	LockTimeoutException timeout(LockTimeoutException cause) {
+		return new LockTimeoutException(this.operation.description() + ": " + cause.getMessage(), cause.getPath(),
+				cause.getWaitTime(), cause);
+	}
+
+	/**
+	 * Word an acquisition failure other than a timeout for the caller: the method and the
+	 * paths, then the engine's reason, the engine's exception as the cause.
+	 * @param failure the failure, possibly wrapped by a future
+	 * @return the exception to report
+	 */
+	Throwable described(Throwable failure) {
+		Throwable ex = unwrap(failure);
+		String description = this.operation.description();
+		if (ex instanceof LockTimeoutException timeout) {
+			return timeout(timeout);
+		}
+		if (ex instanceof LockReentryException) {
+			LockReentryException reentry = new LockReentryException(description + ": " + describePaths()
+					+ " is already held by " + this.holder + " and is not reentrant: " + ex.getMessage());
+			reentry.initCause(ex);
+			return reentry;
+		}
+		if (ex instanceof LockUpgradeException) {
+			LockUpgradeException upgrade = new LockUpgradeException(description + ": " + ex.getMessage());
+			upgrade.initCause(ex);
+			return upgrade;
+		}
+		if (ex instanceof LockConfigurationException) {
+			return new LockConfigurationException(
+					description + ": acquiring " + describePaths() + " failed: " + ex.getMessage(), ex);
+		}
+		if (ex instanceof LockAcquisitionException) {
+			return new LockAcquisitionException(
+					description + ": acquiring " + describePaths() + " failed: " + ex.getMessage(), ex);
+		}
+		return ex;
+	}
+
+	private RuntimeException described(RuntimeException ex) {
+		Throwable described = described((Throwable) ex);
+		return (described instanceof RuntimeException runtime) ? runtime : ex;
+	}
+
+	/**
+	 * Check, after the method's work ended and before its locks are released, that every
+	 * lock was held throughout: a lock that is not {@link LockState#HELD} now was lost
+	 * (or is in doubt) while the work ran, so another holder may have run at the same
+	 * time and the method's result must not reach the caller as if it had been protected.
+	 * @param handle the handle of the call
+	 * @return the exception to report, or {@code null} if every lock is still held
+	 */
+	@Nullable LockLostException lossOf(AutoCloseable handle) {
+		if (handle instanceof LockHandle single) {
+			// The common case, checked without building a list.
+			return (single.state() == LockState.HELD) ? null : lossOf(List.of(single));
+		}
+		return lossOf(((MultiLockHandle) handle).handles());
+	}
+
+	private @Nullable LockLostException lossOf(List<? extends LockHandle> handles) {
+		List<String> notHeld = new ArrayList<>();
+		for (LockHandle handle : handles) {
+			LockState state = handle.state();
+			if (state != LockState.HELD) {
+				notHeld.add("'" + handle.path() + "' is " + state);
+			}
+		}
+		if (notHeld.isEmpty()) {
+			return null;
+		}
+		return new LockLostException(this.operation.description() + ": lock " + String.join(", ", notHeld)
+				+ " (path template '" + this.operation.path().template() + "') after the method ran; "
+				+ "another holder may have run at the same time, so the method's result is discarded. "
+				+ "Make the work idempotent or fenced (LockContext.current().fencingToken()), "
+				+ "and retry the call if it must happen");
+	}
+
+	/**
+	 * Release the lock after the method's work completed normally.
+	 * @param handle the handle of the call
+	 * @return the exception the caller gets instead of the result: the lock was lost
+	 * while the work ran, or could not be released; {@code null} if all went well
+	 */
+	@Nullable RuntimeException releaseAfterSuccess(AutoCloseable handle) {
+		LockLostException lost = lossOf(handle);
+		try {
+			handle.close();
+		}
+		catch (Exception ex) {
+			if (lost != null) {
+				lost.addSuppressed(ex);
+				return lost;
+			}
+			return new LockReleaseException(this.operation.description() + ": the method returned, but releasing "
+					+ describePaths() + " failed: " + ex.getMessage(), ex);
+		}
+		return lost;
+	}
+
+	/**
+	 * Release the lock after the method's work failed, adding what else went wrong to the
+	 * method's own exception: a loss of the lock, a failed release. A release failure
+	 * never hides the method's exception.
+	 * @param handle the handle of the call
+	 * @param failure the method's exception
+	 */
+	void releaseAfterFailure(AutoCloseable handle, Throwable failure) {
+		LockLostException lost = lossOf(handle);
+		// A transaction rolled back for the loss already says so.
+		if (lost != null && !(failure instanceof LockLostException)) {
+			failure.addSuppressed(lost);
+		}
+		release(handle, failure);
+	}
+
+	/**
+	 * Release the lock, adding a release failure to the given exception.
+	 * @param handle the handle of the call
+	 * @param failure where a release failure goes, or {@code null} to drop it
+	 */
+	static void release(AutoCloseable handle, @Nullable Throwable failure) {
+		try {
+			handle.close();
+		}
+		catch (Exception ex) {
+			if (failure != null) {
+				failure.addSuppressed(ex);
+			}
+		}
+	}
+
+	String describePaths() {
+		return (this.paths.size() == 1) ? "lock '" + this.paths.get(0) + "'" : "locks " + this.paths;
+	}
+
+	/** The failure a future completed with, without the wrappers futures add. */
+	static Throwable unwrap(Throwable ex) {
+		Throwable cause = ex;
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+				&& cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+}

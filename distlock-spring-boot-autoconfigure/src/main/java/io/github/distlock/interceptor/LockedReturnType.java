@@ -1,0 +1,155 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+import java.util.concurrent.Future;
+
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.ResolvableType;
+import org.springframework.util.ClassUtils;
+
+import io.github.distlock.core.LockConfigurationException;
+
+/**
+ * How long a locked method's work lasts, told by what the method returns, and so how long
+ * its lock is held: until the method returns ({@link Synchronous}), until the returned
+ * stage completes ({@link Stage}), or until the returned publisher, or the Kotlin
+ * {@code suspend} function, ends ({@link Reactive}). Decided once per method when its
+ * annotation is parsed; a return type whose end cannot be observed is refused then.
+ */
+sealed interface LockedReturnType {
+
+	/** Whether Project Reactor is on the class path: publishers need it. */
+	boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			LockedReturnType.class.getClassLoader());
+
+	/**
+	 * Whether Spring can call Kotlin {@code suspend} functions through a {@code Mono}: it
+	 * needs {@code kotlinx-coroutines-reactor}.
+	 */
+	boolean COROUTINES_REACTOR_PRESENT = REACTOR_PRESENT
+			&& ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockedReturnType.class.getClassLoader());
+
+	/** The lock is held while the method runs. */
+	LockedReturnType SYNCHRONOUS = new Synchronous();
+
+	/**
+	 * Classify a method by its return type.
+	 * @param method the locked method
+	 * @param description the annotation and method, for messages
+	 * @return how its lock is held
+	 * @throws LockConfigurationException if the method returns something whose end cannot
+	 * be observed, or needs a library that is missing
+	 */
+	static LockedReturnType of(Method method, String description) {
+		Class<?> returnType = method.getReturnType();
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			if (!COROUTINES_REACTOR_PRESENT) {
+				throw new LockConfigurationException(description + ": the method is a Kotlin suspend function, but "
+						+ "kotlinx-coroutines-reactor (and reactor-core) are not on the class path: Spring calls "
+						+ "suspend functions through them, and without them the lock would be released at the "
+						+ "function's first suspension; add org.jetbrains.kotlinx:kotlinx-coroutines-reactor");
+			}
+			if (!KotlinDetector.isKotlinReflectPresent()) {
+				throw new LockConfigurationException(description + ": the method is a Kotlin suspend function, but "
+						+ "kotlin-reflect is not on the class path: Spring needs it to call suspend functions; add "
+						+ "org.jetbrains.kotlin:kotlin-reflect");
+			}
+			boolean flow = "kotlinx.coroutines.flow.Flow"
+				.equals(new MethodParameter(method, -1).getParameterType().getName());
+			return Reactive.suspending(flow);
+		}
+		if (CompletionStage.class.isAssignableFrom(returnType)) {
+			if (!returnType.isAssignableFrom(CompletableFuture.class)) {
+				throw new LockConfigurationException(description + ": the method returns " + returnType.getName()
+						+ ", a CompletionStage the lock cannot stand in for (the locked call returns a "
+						+ "CompletableFuture that completes after the lock is released); declare the return "
+						+ "type as CompletableFuture or CompletionStage");
+			}
+			ResolvableType value = ResolvableType.forMethodReturnType(method).as(CompletionStage.class).getGeneric(0);
+			return new Stage(value.resolve() == Optional.class);
+		}
+		if (Future.class.isAssignableFrom(returnType)) {
+			throw new LockConfigurationException(description + ": the method returns " + returnType.getName()
+					+ ", a Future whose end cannot be observed without blocking a thread, so the lock would be "
+					+ "released while the work still runs; return a CompletableFuture or CompletionStage (the "
+					+ "lock is then held until it completes), or a plain value");
+		}
+		if (REACTOR_PRESENT) {
+			ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
+			if (adapter != null) {
+				return new Reactive(adapter, false);
+			}
+		}
+		else if (Flow.Publisher.class.isAssignableFrom(returnType) || isReactiveStreamsPublisher(returnType)
+				|| ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType) != null) {
+			throw new LockConfigurationException(description + ": the method returns " + returnType.getName()
+					+ ", a reactive type, but Project Reactor is not on the class path: the lock of a reactive "
+					+ "method is held through Reactor until the publisher ends; add io.projectreactor:reactor-core");
+		}
+		return SYNCHRONOUS;
+	}
+
+	private static boolean isReactiveStreamsPublisher(Class<?> type) {
+		for (Class<?> candidate = type; candidate != null; candidate = candidate.getSuperclass()) {
+			for (Class<?> ifc : ClassUtils.getAllInterfacesForClassAsSet(candidate)) {
+				if (ifc.getName().equals("org.reactivestreams.Publisher")) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	/** The method's work ends when it returns. */
+	record Synchronous() implements LockedReturnType {
+	}
+
+	/**
+	 * The method returns a {@link CompletionStage}: its work ends when the stage
+	 * completes.
+	 *
+	 * @param optional whether the stage's value is an {@link Optional}, so that a skipped
+	 * call gives {@code Optional.empty()} rather than {@code null}
+	 */
+	record Stage(boolean optional) implements LockedReturnType {
+	}
+
+	/**
+	 * The method returns a type Spring's {@link ReactiveAdapterRegistry} adapts, or it is
+	 * a Kotlin {@code suspend} function (which Spring calls as a {@code Mono}, or a
+	 * {@code Flux} for one returning a {@code Flow}): its work ends when the publisher
+	 * terminates or is cancelled.
+	 *
+	 * @param adapter adapts the method's return type to a publisher and back
+	 * @param suspending whether the method is a Kotlin {@code suspend} function
+	 */
+	record Reactive(ReactiveAdapter adapter, boolean suspending) implements LockedReturnType {
+
+		static Reactive suspending(boolean flow) {
+			// Spring's AOP proxies turn a suspend function's invocation into a Mono (a
+			// Flux for a Flow) and await what the interceptors return.
+			ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance()
+				.getAdapter(ClassUtils.resolveClassName(
+						flow ? "reactor.core.publisher.Flux" : "reactor.core.publisher.Mono",
+						LockedReturnType.class.getClassLoader()));
+			if (adapter == null) {
+				throw new IllegalStateException("No reactive adapter for " + (flow ? "Flux" : "Mono"));
+			}
+			return new Reactive(adapter, true);
+		}
+
+		/** Whether the publisher gives at most one value. */
+		boolean singleValue() {
+			return !this.adapter.isMultiValue();
+		}
+
+	}
+
+}
