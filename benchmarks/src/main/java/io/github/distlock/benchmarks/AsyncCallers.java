@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 
 import org.apache.curator.test.TestingServer;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.curator.CuratorLocks;
@@ -30,10 +32,10 @@ import io.github.distlock.curator.CuratorLocks;
  * is a chain of futures that holds no thread while it waits.
  * <p>
  * Contenders: {@code raw-curator} and {@code distlock-annotation} (a synchronous
- * {@code @DistributedLock} method) on the thread pool, {@code distlock-async} (the
- * programmatic {@code acquireAsync}, completions on the common pool). The place of a
- * {@code Mono}-annotated method is {@link #asyncContender}: once the interceptor locks
- * reactive methods (issue 13), a contender that subscribes to it goes there.
+ * {@code @DistributedLock} method) on the thread pool; {@code distlock-async} (the
+ * programmatic {@code acquireAsync}) and {@code distlock-mono} (a {@code Mono}-returning
+ * {@code @DistributedLock} method, each caller one subscription repeated), whose
+ * acquisitions complete on the engine's own completion threads.
  * <p>
  * {@code java -jar benchmarks/target/benchmarks.jar async [contender...]}; system
  * properties {@code bench.callers} (1 000), {@code bench.asyncSeconds} (10),
@@ -45,6 +47,8 @@ final class AsyncCallers {
 
 	static final String ASYNC_API = "distlock-async";
 
+	static final String MONO = "distlock-mono";
+
 	private AsyncCallers() {
 	}
 
@@ -53,7 +57,7 @@ final class AsyncCallers {
 		Duration measure = Duration.ofSeconds(Integer.getInteger("bench.asyncSeconds", 10));
 		Duration warmup = Duration.ofSeconds(Integer.getInteger("bench.asyncWarmupSeconds", 3));
 		List<String> contenders = (args.length > 0) ? List.of(args)
-				: List.of(RawCuratorContender.NAME, AnnotationContender.NAME, ASYNC_API);
+				: List.of(RawCuratorContender.NAME, AnnotationContender.NAME, ASYNC_API, MONO);
 		System.setProperty("zookeeper.forceSync", "no");
 		System.setProperty("zookeeper.admin.enableServer", "false");
 		try (TestingServer server = new TestingServer(true)) {
@@ -101,7 +105,9 @@ final class AsyncCallers {
 		if (name.equals(ASYNC_API)) {
 			return java.util.Optional.of(AsyncCallers::asyncApi);
 		}
-		// issue 13: a Mono-annotated method's contender goes here.
+		if (name.equals(MONO)) {
+			return java.util.Optional.of(AsyncCallers::mono);
+		}
 		return java.util.Optional.empty();
 	}
 
@@ -158,6 +164,37 @@ final class AsyncCallers {
 		return running;
 	}
 
+	/**
+	 * Callers of a {@code Mono}-annotated method: each a subscription that subscribes
+	 * again when the method's publisher completes (and the lock is released).
+	 */
+	private static Callers mono(int callers, IntFunction<String> keyOf) {
+		AnnotationContender contender = new AnnotationContender();
+		AnnotatedLocks bean = contender.annotated();
+		List<Disposable> subscriptions = new ArrayList<>(callers);
+		Callers[] holder = new Callers[1];
+		Callers running = new Callers(() -> {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (holder[0].active.sum() > 0 && System.nanoTime() < deadline) {
+				Thread.sleep(10);
+			}
+			subscriptions.forEach(Disposable::dispose);
+			contender.close();
+		});
+		holder[0] = running;
+		for (int i = 0; i < callers; i++) {
+			String key = keyOf.apply(i);
+			subscriptions.add(Mono.defer(() -> {
+				running.active.increment();
+				return bean.cycleMono(key);
+			}).doOnTerminate(() -> {
+				running.active.decrement();
+				running.done.increment();
+			}).repeat(() -> !running.stop.get()).subscribe(null, running::failed));
+		}
+		return running;
+	}
+
 	private static void loop(CuratorLocks locks, String key, Callers running) {
 		if (running.stop.get()) {
 			return;
@@ -186,6 +223,9 @@ final class AsyncCallers {
 	static final class Callers implements AutoCloseable {
 
 		final LongAdder done = new LongAdder();
+
+		// Cycles started and not ended (the Mono callers').
+		final LongAdder active = new LongAdder();
 
 		final AtomicBoolean stop = new AtomicBoolean();
 
