@@ -2,6 +2,8 @@ package io.github.distlock.benchmarks;
 
 import java.util.List;
 
+import reactor.core.publisher.Mono;
+
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.OnTimeout;
 import io.github.distlock.annotation.ReadLock;
@@ -20,6 +22,17 @@ public class AnnotatedLocks {
 	 */
 	@DistributedLock(path = "#{#p0}", waitTime = "30s")
 	public void cycle(String key) {
+	}
+
+	/**
+	 * A reactive method under the lock of the key: each subscription waits for the lock
+	 * without holding a thread, and holds it until the returned publisher completes.
+	 * @param key the lock key, one path segment
+	 * @return an empty publisher
+	 */
+	@DistributedLock(path = "#{#p0}", waitTime = "30s")
+	public Mono<Void> cycleMono(String key) {
+		return Mono.empty();
 	}
 
 	/**

@@ -1,9 +1,11 @@
 package io.github.distlock.benchmarks;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import io.github.distlock.core.LockEventListener;
 import io.github.distlock.curator.CuratorLocks;
 
 /**
@@ -19,8 +21,11 @@ final class AnnotationContender implements MutexContender {
 
 	private final AnnotatedLocks locks;
 
+	private final CuratorLocks curatorLocks;
+
 	AnnotationContender() {
 		CuratorLocks curatorLocks = new CuratorLocks(BenchmarkClients.start(), WAIT, "benchmarks");
+		this.curatorLocks = curatorLocks;
 		this.context = new AnnotationConfigApplicationContext();
 		this.context.registerBean(CuratorLocks.class, () -> curatorLocks);
 		this.context.register(ProxyInfrastructure.class, AnnotatedLocks.class);
@@ -46,6 +51,16 @@ final class AnnotationContender implements MutexContender {
 	@Override
 	public void hold(String key) {
 		this.context.getBean(CuratorLocks.class).mutex(key).acquire(WAIT);
+	}
+
+	@Override
+	public CuratorFramework client() {
+		return this.curatorLocks.client();
+	}
+
+	@Override
+	public void addEventListener(LockEventListener listener) {
+		this.curatorLocks.addEventListener(listener);
 	}
 
 	@Override

@@ -15,6 +15,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * result as a ratio to raw Curator measured in the same run; or, with the argument
  * {@code soak}, runs the {@link Soak}.
  * <p>
+ * With {@code paired}, runs {@link PairedOverhead}; with {@code interleaved},
+ * {@link Interleaved}; with {@code async}, {@link AsyncCallers}.
+ * <p>
  * {@code java -jar benchmarks/target/benchmarks.jar [regex]} runs the benchmarks whose
  * name matches the regular expression (all by default). System properties:
  * {@code bench.warmupIterations} (2), {@code bench.warmupSeconds} (2),
@@ -29,6 +32,14 @@ public final class BenchmarkMain {
 	public static void main(String[] args) throws Exception {
 		if (args.length > 0 && args[0].equals("soak")) {
 			Soak.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("interleaved")) {
+			Interleaved.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("async")) {
+			AsyncCallers.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
 		if (args.length > 0 && args[0].equals("paired")) {

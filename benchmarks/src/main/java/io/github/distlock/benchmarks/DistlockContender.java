@@ -2,7 +2,10 @@ package io.github.distlock.benchmarks;
 
 import java.util.Optional;
 
+import org.apache.curator.framework.CuratorFramework;
+
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockEventListener;
 import io.github.distlock.curator.CuratorLocks;
 
 /**
@@ -37,6 +40,16 @@ final class DistlockContender implements MutexContender {
 	@Override
 	public void hold(String key) {
 		this.locks.mutex(key).acquire(WAIT);
+	}
+
+	@Override
+	public CuratorFramework client() {
+		return this.locks.client();
+	}
+
+	@Override
+	public void addEventListener(LockEventListener listener) {
+		this.locks.addEventListener(listener);
 	}
 
 	@Override

@@ -2,6 +2,10 @@ package io.github.distlock.benchmarks;
 
 import java.time.Duration;
 
+import org.apache.curator.framework.CuratorFramework;
+
+import io.github.distlock.core.LockEventListener;
+
 /**
  * One library's way of taking and releasing an exclusive lock by key, on its own
  * ZooKeeper session. Implementations are used by many threads at once.
@@ -30,6 +34,26 @@ interface MutexContender extends AutoCloseable {
 	 * @param key a lock key made of letters and digits
 	 */
 	void hold(String key) throws Exception;
+
+	/** The client of this contender's session. */
+	CuratorFramework client();
+
+	/**
+	 * Wait until ZooKeeper has answered every request this contender's session sent so
+	 * far, also those whose answer the contender did not wait for (distlock's release):
+	 * one read on the same session, which ZooKeeper answers after everything the session
+	 * sent before it. One request; the paired mode runs it outside the timed section.
+	 */
+	default void settle() throws Exception {
+		client().getZookeeperClient().getZooKeeper().exists("/", false);
+	}
+
+	/**
+	 * Follow this contender's acquisitions, if it is distlock (for the cycle timeline);
+	 * other contenders ignore it.
+	 */
+	default void addEventListener(LockEventListener listener) {
+	}
 
 	/** Contender names, as used by the {@code contender} benchmark parameter. */
 	static MutexContender create(String name) {

@@ -50,6 +50,11 @@ final class RawCuratorContender implements MutexContender {
 	}
 
 	@Override
+	public CuratorFramework client() {
+		return this.client;
+	}
+
+	@Override
 	public void close() {
 		this.client.close();
 	}

@@ -51,6 +51,11 @@ final class ShedLockContender implements MutexContender {
 	}
 
 	@Override
+	public CuratorFramework client() {
+		return this.client;
+	}
+
+	@Override
 	public synchronized void close() {
 		// Its nodes are persistent: release what is held so that later runs find it free.
 		this.held.forEach(SimpleLock::unlock);

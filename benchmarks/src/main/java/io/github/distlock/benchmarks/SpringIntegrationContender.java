@@ -47,6 +47,11 @@ final class SpringIntegrationContender implements MutexContender {
 	}
 
 	@Override
+	public CuratorFramework client() {
+		return this.client;
+	}
+
+	@Override
 	public void close() {
 		this.registry.destroy();
 		this.client.close();
