@@ -65,8 +65,9 @@ abstract class Attempt {
 	// Guarded by this.
 	private boolean hasTurn;
 
-	// Guarded by this: whether the lock was found taken at least once.
-	private boolean answered;
+	// Written holding this, read without it (by the deadline timer): whether the lock was
+	// found taken at least once.
+	private volatile boolean answered;
 
 	// Guarded by this: whether the work in ZooKeeper started.
 	private boolean begun;
@@ -88,7 +89,16 @@ abstract class Attempt {
 	 * @return the outcome
 	 */
 	final CompletableFuture<Hold> start() {
-		this.outcome.whenComplete(this::ended);
+		this.outcome.whenComplete((hold, ex) -> {
+			if (this.locks.timer().isTimerThread()) {
+				// The timer decides and goes on: what follows may wait for this attempt's
+				// monitor or send requests.
+				this.locks.request(() -> ended(hold, ex));
+			}
+			else {
+				ended(hold, ex);
+			}
+		});
 		this.locks.attempts().add(this);
 		if (isTryOnce() && this.locks.isDisconnected()) {
 			// A try-once does not wait for a lost connection to return (it does wait,
@@ -223,7 +233,8 @@ abstract class Attempt {
 		else if (this.locks.isConnected()) {
 			// The connection came back before this answer did: its event may have been
 			// seen already, so do not wait for the next one.
-			this.locks.timer().schedule(System.nanoTime() + STALL_RETRY.toNanos(), this::resume);
+			this.locks.timer()
+				.schedule(System.nanoTime() + STALL_RETRY.toNanos(), () -> this.locks.request(this::resume));
 		}
 	}
 
@@ -381,10 +392,7 @@ abstract class Attempt {
 
 	/** The exception a caller gets when this attempt timed out now. */
 	final LockTimeoutException timeout(@Nullable Throwable cause) {
-		boolean answered;
-		synchronized (this) {
-			answered = this.answered;
-		}
+		boolean answered = this.answered;
 		String reason;
 		if (!this.locks.isConnected()) {
 			reason = "ZooKeeper (" + this.locks.connectString() + ") is not connected";

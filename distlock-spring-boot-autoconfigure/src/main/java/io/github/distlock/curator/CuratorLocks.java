@@ -83,6 +83,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final ThreadPoolExecutor notifier;
 
+	// ZooKeeper requests that may wait: Curator's background calls block the calling
+	// thread while the connection is away (it checks the connection's timeouts, and may
+	// close and reopen its ZooKeeper handle, before it queues the request). The deadline
+	// timer, a ZooKeeper thread and a caller's close() hand such requests here.
+	private final ThreadPoolExecutor requests;
+
 	// Makes sure of the namespace node: a blocking call of Curator's, kept off every
 	// other thread (loss reports included).
 	private final ThreadPoolExecutor namespacePreparer;
@@ -166,6 +172,9 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.notifier = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
 				daemonThreads("distlock-events"));
 		this.notifier.allowCoreThreadTimeOut(true);
+		this.requests = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				daemonThreads("distlock-requests"));
+		this.requests.allowCoreThreadTimeOut(true);
 		this.namespacePreparer = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
 				daemonThreads("distlock-namespace"));
 		this.namespacePreparer.allowCoreThreadTimeOut(true);
@@ -277,7 +286,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 				}
 				for (Hold hold : this.unconfirmedReleases) {
 					this.unconfirmedReleases.remove(hold);
-					release(hold);
+					sendRelease(hold);
 				}
 				this.attempts.forEach(Attempt::resume);
 			}
@@ -412,6 +421,20 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 	}
 
+	/**
+	 * Run engine work that may send ZooKeeper requests on distlock's request thread, in
+	 * order, so that the thread that asks (the deadline timer, a ZooKeeper thread, a
+	 * caller) never waits on Curator. Runs it here once the locks are closed.
+	 */
+	void request(Runnable work) {
+		try {
+			this.requests.execute(work);
+		}
+		catch (RejectedExecutionException ex) {
+			work.run();
+		}
+	}
+
 	/** Start following a new hold's session. */
 	void register(Hold hold) {
 		this.holds.add(hold);
@@ -432,6 +455,17 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 */
 	void release(Hold hold) {
 		this.holds.remove(hold);
+		if (isConnected()) {
+			sendRelease(hold);
+		}
+		else {
+			// Curator would block the releasing thread until it gives up on the
+			// connection.
+			request(() -> sendRelease(hold));
+		}
+	}
+
+	private void sendRelease(Hold hold) {
 		String path = hold.node().path();
 		try {
 			this.client.delete().guaranteed().inBackground((client, event) -> {
@@ -443,7 +477,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 						if (isConnected()) {
 							// The connection returned before this answer came.
 							this.unconfirmedReleases.remove(hold);
-							release(hold);
+							sendRelease(hold);
 						}
 					}
 					default -> hold.released()
@@ -464,6 +498,10 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * background, guaranteed: retried until it is gone or its session ends.
 	 */
 	void deleteInBackground(String path) {
+		request(() -> sendDelete(path));
+	}
+
+	private void sendDelete(String path) {
 		try {
 			this.client.delete().guaranteed().inBackground().forPath(path);
 		}
@@ -712,6 +750,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 		this.timer.close();
 		this.notifier.shutdown();
+		this.requests.shutdown();
 		this.namespacePreparer.shutdownNow();
 		if (this.ownExecutor != null) {
 			this.ownExecutor.shutdown();

@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs short actions at given instants: the deadlines of waiting acquisitions and delayed
  * releases. Deadlines are kept by this timer, never by interrupting a thread: an action
- * completes a future or sends a request in the background, and must not block.
+ * completes a future, or hands work to another thread, and must not block. It sends no
+ * ZooKeeper request itself: Curator's background calls block their caller while the
+ * connection is away, and one late action makes every deadline after it late.
  * <p>
  * One daemon thread sleeps until the earliest deadline, but at most an
  * {@linkplain #IDLE_SLEEP idle sleep} at a time, and is woken only when a new deadline is
@@ -134,6 +136,11 @@ final class DeadlineTimer implements AutoCloseable {
 		catch (java.util.NoSuchElementException ex) {
 			return null;
 		}
+	}
+
+	/** Whether the calling thread is this timer's. */
+	boolean isTimerThread() {
+		return Thread.currentThread() == this.thread;
 	}
 
 	/** Number of pending timeouts (for tests of what is left behind). */

@@ -268,7 +268,10 @@ final class QueuePosition {
 				}
 				else {
 					this.state = State.STALLED;
-					this.owner.locks().timer().schedule(System.nanoTime() + PARENTS_RETRY.toNanos(), this::resume);
+					this.owner.locks()
+						.timer()
+						.schedule(System.nanoTime() + PARENTS_RETRY.toNanos(),
+								() -> this.owner.locks().request(this::resume));
 				}
 				return;
 			}

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockState;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,7 +82,7 @@ class SemaphoreTest {
 	void leaseIsFreedWhenItsHoldersSessionExpires() throws Exception {
 		CuratorLocks holder = zookeeper.newNode();
 		CuratorLocks other = zookeeper.newNode();
-		holder.semaphore("expiring", 1).acquire(Duration.ofSeconds(5));
+		LockHandle expiring = holder.semaphore("expiring", 1).acquire(Duration.ofSeconds(5));
 		assertThat(other.semaphore("expiring", 1).tryAcquire(Duration.ZERO)).isEmpty();
 		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 		long start = System.nanoTime();
@@ -89,6 +90,8 @@ class SemaphoreTest {
 			assertThat(handle.fencingToken()).isPositive();
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+		assertThat(expiring.state()).isEqualTo(LockState.LOST);
+		expiring.close();
 	}
 
 	@Test

@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
@@ -17,10 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
-import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockShape;
@@ -94,7 +91,8 @@ class QuorumLossFaultTest {
 		Duration waiterWait = Duration.ofSeconds(4);
 		for (LockShape shape : LockShape.values()) {
 			held.put(shape, shape.exclusive(b, path(shape, "held")).acquire(Duration.ofSeconds(10)));
-			waiters.put(shape, giveUpTime(() -> shape.exclusive(a, path(shape, "held")), waiterWait));
+			waiters.put(shape, Faults
+				.giveUpTime(() -> shape.exclusive(a, path(shape, "held")).acquire(waiterWait).close(), this.callers));
 		}
 		for (LockShape shape : LockShape.values()) {
 			String queue = (shape == LockShape.SEMAPHORE) ? "/semaphore/" + path(shape, "held") + "/leases"
@@ -111,7 +109,8 @@ class QuorumLossFaultTest {
 		Duration wait = Duration.ofSeconds(2);
 		Map<LockShape, CompletableFuture<Long>> fresh = new EnumMap<>(LockShape.class);
 		for (LockShape shape : LockShape.values()) {
-			fresh.put(shape, giveUpTime(() -> shape.exclusive(a, path(shape, "y")), wait));
+			fresh.put(shape,
+					Faults.giveUpTime(() -> shape.exclusive(a, path(shape, "y")).acquire(wait).close(), this.callers));
 		}
 		StringBuilder report = new StringBuilder();
 		for (LockShape shape : LockShape.values()) {
@@ -164,23 +163,6 @@ class QuorumLossFaultTest {
 		}
 		System.out.println("[measure] quorum back: every kind locking again " + workingAfter
 				+ " ms after the servers were restarted; 0 orphan lock nodes, 0 watches on 3 servers");
-	}
-
-	/**
-	 * Acquire in the background and return how long it took to give up, in ms; fails if
-	 * the lock was acquired.
-	 */
-	private CompletableFuture<Long> giveUpTime(Supplier<ClusterLock> lock, Duration wait) {
-		return CompletableFuture.supplyAsync(() -> {
-			long start = System.nanoTime();
-			try {
-				lock.get().acquire(wait).close();
-				throw new AssertionError("acquired while the quorum was lost");
-			}
-			catch (LockTimeoutException ex) {
-				return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-			}
-		}, this.callers);
 	}
 
 	private static String path(LockShape shape, String name) {

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
-import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockShape;
@@ -71,7 +70,8 @@ class RelayFaultTest {
 				probe.enter(handle);
 				held.put(shape, handle);
 				heldByOther.put(shape, shape.exclusive(direct, path(shape, "busy")).acquire(Duration.ofSeconds(5)));
-				waiting.put(shape, giveUpTime(() -> shape.exclusive(stalled, path(shape, "busy")).acquire(waiterWait)));
+				waiting.put(shape, Faults.giveUpTime(
+						() -> shape.exclusive(stalled, path(shape, "busy")).acquire(waiterWait).close(), this.callers));
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> stalled.waitingCount() == LockShape.values().length);
 
@@ -80,7 +80,8 @@ class RelayFaultTest {
 			Map<LockShape, CompletableFuture<Long>> fresh = new EnumMap<>(LockShape.class);
 			Duration wait = Duration.ofMillis(500);
 			for (LockShape shape : LockShape.values()) {
-				fresh.put(shape, giveUpTime(() -> shape.exclusive(stalled, path(shape, "fresh")).acquire(wait)));
+				fresh.put(shape, Faults.giveUpTime(
+						() -> shape.exclusive(stalled, path(shape, "fresh")).acquire(wait).close(), this.callers));
 			}
 			StringBuilder report = new StringBuilder();
 			for (LockShape shape : LockShape.values()) {
@@ -144,20 +145,6 @@ class RelayFaultTest {
 					+ " ms after the stall (session timeout " + Faults.SESSION_TIMEOUT_MS
 					+ " ms), 0 double grants, 0 nodes and 0 watches left");
 		}
-	}
-
-	/** Run an acquisition that must give up, and return after how many ms it did. */
-	private CompletableFuture<Long> giveUpTime(Runnable acquisition) {
-		return CompletableFuture.supplyAsync(() -> {
-			long start = System.nanoTime();
-			try {
-				acquisition.run();
-				throw new AssertionError("acquired");
-			}
-			catch (LockTimeoutException ex) {
-				return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-			}
-		}, this.callers);
 	}
 
 	private static String path(LockShape shape, String name) {

@@ -49,6 +49,26 @@ public final class Faults {
 		client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 	}
 
+	/**
+	 * Run an acquisition that must give up, in the background, and return how long it
+	 * took to give up, in ms; the future fails if the lock was acquired.
+	 * @param acquisition acquires with a wait time, and releases what it acquired
+	 * @param callers where it runs
+	 */
+	public static java.util.concurrent.CompletableFuture<Long> giveUpTime(Runnable acquisition,
+			java.util.concurrent.Executor callers) {
+		return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+			long start = System.nanoTime();
+			try {
+				acquisition.run();
+				throw new AssertionError("acquired");
+			}
+			catch (io.github.distlock.core.LockTimeoutException ex) {
+				return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			}
+		}, callers);
+	}
+
 	/** The children of a node, or none if it does not exist. */
 	public static java.util.List<String> children(CuratorFramework client, String path) throws Exception {
 		try {
