@@ -233,8 +233,7 @@ abstract class Attempt {
 		else if (this.locks.isConnected()) {
 			// The connection came back before this answer did: its event may have been
 			// seen already, so do not wait for the next one.
-			this.locks.timer()
-				.schedule(System.nanoTime() + STALL_RETRY.toNanos(), () -> this.locks.request(this::resume));
+			this.locks.requestAfter(STALL_RETRY, this::resume);
 		}
 	}
 

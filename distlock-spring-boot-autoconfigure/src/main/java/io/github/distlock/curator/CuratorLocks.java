@@ -435,6 +435,25 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 	}
 
+	/** Run engine work that may send requests on the request thread, after a pause. */
+	void requestAfter(Duration pause, Runnable work) {
+		this.timer.schedule(System.nanoTime() + pause.toNanos(), () -> request(work));
+	}
+
+	/**
+	 * Send a request from this thread while connected (Curator queues it at once), else
+	 * from the request thread: without a connection Curator would block this one until it
+	 * gives up on it.
+	 */
+	private void send(Runnable request) {
+		if (isConnected()) {
+			request.run();
+		}
+		else {
+			request(request);
+		}
+	}
+
 	/** Start following a new hold's session. */
 	void register(Hold hold) {
 		this.holds.add(hold);
@@ -455,14 +474,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 */
 	void release(Hold hold) {
 		this.holds.remove(hold);
-		if (isConnected()) {
-			sendRelease(hold);
-		}
-		else {
-			// Curator would block the releasing thread until it gives up on the
-			// connection.
-			request(() -> sendRelease(hold));
-		}
+		send(() -> sendRelease(hold));
 	}
 
 	private void sendRelease(Hold hold) {
@@ -498,7 +510,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * background, guaranteed: retried until it is gone or its session ends.
 	 */
 	void deleteInBackground(String path) {
-		request(() -> sendDelete(path));
+		send(() -> sendDelete(path));
 	}
 
 	private void sendDelete(String path) {

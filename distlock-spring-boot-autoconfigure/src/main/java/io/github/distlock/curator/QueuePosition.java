@@ -268,10 +268,7 @@ final class QueuePosition {
 				}
 				else {
 					this.state = State.STALLED;
-					this.owner.locks()
-						.timer()
-						.schedule(System.nanoTime() + PARENTS_RETRY.toNanos(),
-								() -> this.owner.locks().request(this::resume));
+					this.owner.locks().requestAfter(PARENTS_RETRY, this::resume);
 				}
 				return;
 			}

@@ -1,11 +1,15 @@
 package io.github.distlock.testsupport;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 
 import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.LockTimeoutException;
 
 /**
  * Fault injection for tests: short sessions, so that an expiry happens within a test's
@@ -55,16 +59,15 @@ public final class Faults {
 	 * @param acquisition acquires with a wait time, and releases what it acquired
 	 * @param callers where it runs
 	 */
-	public static java.util.concurrent.CompletableFuture<Long> giveUpTime(Runnable acquisition,
-			java.util.concurrent.Executor callers) {
-		return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+	public static CompletableFuture<Long> giveUpTime(Runnable acquisition, Executor callers) {
+		return CompletableFuture.supplyAsync(() -> {
 			long start = System.nanoTime();
 			try {
 				acquisition.run();
 				throw new AssertionError("acquired");
 			}
-			catch (io.github.distlock.core.LockTimeoutException ex) {
-				return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			catch (LockTimeoutException ex) {
+				return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 			}
 		}, callers);
 	}

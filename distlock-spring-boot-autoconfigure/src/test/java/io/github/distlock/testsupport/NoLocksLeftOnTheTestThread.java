@@ -1,6 +1,7 @@
 package io.github.distlock.testsupport;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -25,7 +26,7 @@ public class NoLocksLeftOnTheTestThread implements AfterEachCallback {
 			return;
 		}
 		List<LockHandle> innermostFirst = new ArrayList<>(left);
-		java.util.Collections.reverse(innermostFirst);
+		Collections.reverse(innermostFirst);
 		for (LockHandle handle : innermostFirst) {
 			try {
 				handle.close();
