@@ -9,7 +9,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param name the node name
  * @param sequence the sequence number ZooKeeper gave it
- * @param fencingToken the zxid that created it (the fencing token of its holder)
+ * @param fencingToken the fencing token of its holder: the zxid that created it, or for a
+ * read lock taken by a writer of the same session (a downgrade) the write node's, while
+ * that one exists
  * @param created when it was created
  * @param holder whether it holds the lock now
  * @param side {@code read} or {@code write} for a read/write lock; {@code lease} for a

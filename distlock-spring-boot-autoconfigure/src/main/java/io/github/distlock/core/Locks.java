@@ -110,7 +110,9 @@ public interface Locks {
 	 * Return a lock over several locks, taken all or none within one wait time, always in
 	 * the same order (so two multi-locks over overlapping sets never deadlock), and
 	 * released in reverse order.
-	 * @param locks the locks; duplicates are taken once
+	 * @param locks the locks; a lock asked for twice is taken once (both kinds of mutex
+	 * at one path are one lock, taken without reentrancy if either asks so; the read and
+	 * write side of one read/write lock are taken as the write side)
 	 * @return the multi-lock
 	 */
 	default MultiLock multi(Collection<? extends ClusterLock> locks) {

@@ -33,9 +33,26 @@ final class OrderedMultiLock implements MultiLock {
 		if (locks.isEmpty()) {
 			throw new IllegalArgumentException("A multi-lock needs at least one lock");
 		}
+		// One lock is taken once, whatever the kinds it was asked with: both kinds of
+		// mutex at one path are one lock, and so are both sides of a read/write lock.
 		Map<String, ClusterLock> distinct = new LinkedHashMap<>();
-		locks.stream().sorted(ORDER).forEach((lock) -> distinct.putIfAbsent(lock.kind() + ":" + lock.path(), lock));
+		locks.stream()
+			.sorted(ORDER)
+			.forEach((lock) -> distinct.merge(lock.kind().subtree() + ":" + lock.path(), lock,
+					OrderedMultiLock::stricter));
 		this.locks = List.copyOf(distinct.values());
+	}
+
+	/**
+	 * Of two kinds asked for one lock, the one that grants what both ask: the write side
+	 * (a writer may read), and the mutex without reentrancy (its holder asked to be
+	 * refused a second time).
+	 */
+	private static ClusterLock stricter(ClusterLock first, ClusterLock second) {
+		return switch (second.kind()) {
+			case WRITE, NON_REENTRANT_MUTEX -> second;
+			default -> first;
+		};
 	}
 
 	@Override
@@ -163,6 +180,10 @@ final class OrderedMultiLock implements MultiLock {
 			}
 			CompletableFuture<LockHandle> pending = this.step.apply(lock, remaining);
 			this.current = pending;
+			if (this.result.isCancelled()) {
+				// Cancelled while the step started: the cancellation did not see it.
+				pending.cancel(false);
+			}
 			pending.whenComplete((handle, ex) -> {
 				if (ex != null) {
 					Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;

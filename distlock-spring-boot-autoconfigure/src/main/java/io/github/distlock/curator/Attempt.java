@@ -28,7 +28,7 @@ import io.github.distlock.core.WaitingLock;
  * attempt never blocks and never runs user code: it is driven by ZooKeeper's callbacks,
  * connection events and the timer.
  */
-abstract class Attempt {
+abstract class Attempt implements QueuePosition.Owner {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
@@ -40,7 +40,7 @@ abstract class Attempt {
 	/** Pause before a stalled attempt tries again on a connection that is back. */
 	private static final Duration STALL_RETRY = Duration.ofMillis(50);
 
-	private final CuratorLocks locks;
+	private final Engine engine;
 
 	private final LockKind kind;
 
@@ -51,6 +51,8 @@ abstract class Attempt {
 	private final Duration waitTime;
 
 	private final Instant since = Instant.now();
+
+	private final long startNanos = System.nanoTime();
 
 	private final Events events;
 
@@ -72,15 +74,14 @@ abstract class Attempt {
 	// Guarded by this: whether the work in ZooKeeper started.
 	private boolean begun;
 
-	Attempt(CuratorLocks locks, LockKind kind, LockPath path, String holder, Duration waitTime,
-			@Nullable String turnPath) {
-		this.locks = locks;
+	Attempt(Engine engine, LockKind kind, LockPath path, String holder, Duration waitTime, @Nullable String turnPath) {
+		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
 		this.holder = holder;
 		this.waitTime = waitTime;
 		this.turnPath = turnPath;
-		this.events = locks.events(kind, path);
+		this.events = engine.events(kind, path);
 	}
 
 	/**
@@ -90,30 +91,34 @@ abstract class Attempt {
 	 */
 	final CompletableFuture<Hold> start() {
 		this.outcome.whenComplete((hold, ex) -> {
-			if (this.locks.timer().isTimerThread()) {
+			if (this.engine.threads().isTimerThread()) {
 				// The timer decides and goes on: what follows may wait for this attempt's
 				// monitor or send requests.
-				this.locks.request(() -> ended(hold, ex));
+				this.engine.threads().request(() -> ended(hold, ex));
 			}
 			else {
 				ended(hold, ex);
 			}
 		});
-		this.locks.attempts().add(this);
-		if (isTryOnce() && this.locks.isDisconnected()) {
+		this.engine.session().follow(this);
+		if (this.engine.isClosed()) {
+			// Also when close() came between the check of the caller and now: its sweep
+			// of the attempts may have missed this one.
+			fail(closed());
+			return this.outcome;
+		}
+		if (isTryOnce() && this.engine.session().isDisconnected()) {
 			// A try-once does not wait for a lost connection to return (it does wait,
-			// within
-			// its bound, for a client's first connection).
+			// within its bound, for a client's first connection).
 			this.outcome.completeExceptionally(timeout(null));
 			return this.outcome;
 		}
 		started();
 		if (!this.waitTime.isNegative()) {
-			long start = System.nanoTime();
 			long nanos = isTryOnce() ? TRY_ONCE_BOUND.toNanos() : saturatedNanos(this.waitTime);
-			long at = start + nanos;
-			if (at - start >= 0) {
-				DeadlineTimer.Timeout timeout = this.locks.timer().schedule(at, this::expire);
+			long at = this.startNanos + nanos;
+			if (at - this.startNanos >= 0) {
+				DeadlineTimer.Timeout timeout = this.engine.threads().timer().schedule(at, this::expire);
 				synchronized (this) {
 					this.deadline = timeout;
 				}
@@ -127,8 +132,10 @@ abstract class Attempt {
 				beginIfConnected();
 			}
 		}
-		else if (this.locks.localQueues().enter(this.turnPath, this)) {
-			turn();
+		else if (this.engine.localQueues().enter(this.turnPath, this)) {
+			if (!takeTurn()) {
+				this.engine.localQueues().leave(this.turnPath);
+			}
 		}
 		else if (localTurnMeansTaken()) {
 			// Another attempt of this client has the lock, or is about to.
@@ -140,6 +147,12 @@ abstract class Attempt {
 			}
 		}
 		return this.outcome;
+	}
+
+	/** The error of an attempt on closed locks. */
+	final LockAcquisitionException closed() {
+		return new LockAcquisitionException(
+				"Lock '" + this.path + "' cannot be acquired: the locks of this client were closed", null);
 	}
 
 	/**
@@ -158,18 +171,19 @@ abstract class Attempt {
 	}
 
 	/**
-	 * This attempt's turn came in the local queue: go to ZooKeeper, or pass the turn on
-	 * if the attempt is over already.
+	 * This attempt's turn came in the local queue: take it and go to ZooKeeper.
+	 * @return {@code false} if the attempt is over already and declines the turn, which
+	 * the caller then passes on
 	 */
-	final void turn() {
+	final boolean takeTurn() {
 		synchronized (this) {
-			if (!this.outcome.isDone()) {
-				this.hasTurn = true;
-				beginIfConnected();
-				return;
+			if (this.outcome.isDone()) {
+				return false;
 			}
+			this.hasTurn = true;
+			beginIfConnected();
+			return true;
 		}
-		this.locks.localQueues().leave(this.turnPath);
 	}
 
 	// Requests are only sent while connected (no node is created for an attempt that
@@ -178,12 +192,12 @@ abstract class Attempt {
 		if (this.begun) {
 			return;
 		}
-		if (this.locks.isReady()) {
+		if (this.engine.session().isReady()) {
 			this.begun = true;
 			begin();
 		}
-		else if (this.locks.isConnected()) {
-			this.locks.prepareNamespace();
+		else if (this.engine.session().isConnected()) {
+			this.engine.session().prepareNamespace();
 		}
 	}
 
@@ -214,44 +228,37 @@ abstract class Attempt {
 	 */
 	abstract void abandonInZooKeeper();
 
-	/** A position holds its lock. Holding this attempt's monitor. */
-	abstract void granted(QueuePosition position, LockNode node);
-
-	/** A position waits for its lock. Holding this attempt's monitor. */
-	void waiting(QueuePosition position) {
+	@Override
+	public void waiting(QueuePosition position) {
 		this.answered = true;
 		if (isTryOnce()) {
 			this.outcome.completeExceptionally(timeout(null));
 		}
 	}
 
-	/** A position's request failed for want of a connection. Holding the monitor. */
-	void stalled(QueuePosition position) {
+	@Override
+	public void stalled(QueuePosition position) {
 		if (isTryOnce() && !this.answered) {
 			this.outcome.completeExceptionally(timeout(null));
 		}
-		else if (this.locks.isConnected()) {
+		else if (this.engine.session().isConnected()) {
 			// The connection came back before this answer did: its event may have been
 			// seen already, so do not wait for the next one.
-			this.locks.requestAfter(STALL_RETRY, this::resume);
+			this.engine.threads().requestAfter(STALL_RETRY, this::resume);
 		}
 	}
 
-	/**
-	 * Whether a position whose node vanished (its session ended) may queue again with a
-	 * new node by itself; if not, it is abandoned and {@link #vanished} is called.
-	 * Holding this attempt's monitor.
-	 */
-	boolean mayRecreate(QueuePosition position) {
+	@Override
+	public boolean mayRecreate(QueuePosition position) {
 		return true;
 	}
 
-	/** A position's node vanished and it may not queue again by itself. */
-	void vanished(QueuePosition position) {
+	@Override
+	public void vanished(QueuePosition position) {
 	}
 
-	/** A position failed for good. Holding this attempt's monitor. */
-	void failed(QueuePosition position, Exception ex) {
+	@Override
+	public void failed(QueuePosition position, Exception ex) {
 		fail(ex);
 	}
 
@@ -289,10 +296,13 @@ abstract class Attempt {
 	/**
 	 * Complete the attempt with the hold of the given node, or release the hold if the
 	 * attempt is over already. The hold keeps this attempt's local turn until it is
-	 * released, unless the turn was {@linkplain #leaveTurn() left} before. Holding this
-	 * attempt's monitor.
+	 * released or lost, unless the turn was {@linkplain #leaveTurn() left} before.
+	 * Holding this attempt's monitor.
+	 * @param node the node that holds the lock
+	 * @param token the fencing token of the hold: the node's creating zxid, or the token
+	 * of the hold it enters (a downgrade)
 	 */
-	final void grant(LockNode node) {
+	final void grant(LockNode node, long token) {
 		String turn = null;
 		synchronized (this) {
 			if (this.hasTurn) {
@@ -300,8 +310,8 @@ abstract class Attempt {
 				turn = this.turnPath;
 			}
 		}
-		Hold hold = new Hold(this.locks, this.kind, this.path, node, this.holder, this.events, turn);
-		this.locks.register(hold);
+		Hold hold = new Hold(this.engine, this.kind, this.path, node, token, this.holder, this.events, turn);
+		this.engine.session().register(hold);
 		if (!this.outcome.complete(hold)) {
 			hold.closeAsync();
 		}
@@ -315,7 +325,7 @@ abstract class Attempt {
 			this.hasTurn = false;
 		}
 		if (leave) {
-			this.locks.localQueues().leave(this.turnPath);
+			this.engine.localQueues().leave(this.turnPath);
 		}
 	}
 
@@ -345,13 +355,13 @@ abstract class Attempt {
 			leave = this.hasTurn;
 			this.hasTurn = false;
 		}
-		this.locks.attempts().remove(this);
+		this.engine.session().unfollow(this);
 		if (this.turnPath != null) {
 			if (leave) {
-				this.locks.localQueues().leave(this.turnPath);
+				this.engine.localQueues().leave(this.turnPath);
 			}
 			else if (ex != null) {
-				this.locks.localQueues().withdraw(this.turnPath, this);
+				this.engine.localQueues().withdraw(this.turnPath, this);
 			}
 		}
 	}
@@ -365,8 +375,8 @@ abstract class Attempt {
 		return this.waitTime.isZero();
 	}
 
-	final CuratorLocks locks() {
-		return this.locks;
+	final Engine engine() {
+		return this.engine;
 	}
 
 	final LockKind kind() {
@@ -393,18 +403,18 @@ abstract class Attempt {
 	final LockTimeoutException timeout(@Nullable Throwable cause) {
 		boolean answered = this.answered;
 		String reason;
-		if (!this.locks.isConnected()) {
-			reason = "ZooKeeper (" + this.locks.connectString() + ") is not connected";
+		if (!this.engine.session().isConnected()) {
+			reason = "ZooKeeper (" + this.engine.session().connectString() + ") is not connected";
 		}
 		else if (answered) {
 			reason = "it is held by another holder";
 		}
 		else {
-			reason = "ZooKeeper (" + this.locks.connectString() + ") did not answer in time";
+			reason = "ZooKeeper (" + this.engine.session().connectString() + ") did not answer in time";
 		}
 		return new LockTimeoutException(
 				"Lock '" + this.path + "' was not acquired within " + format(this.waitTime) + ": " + reason, this.path,
-				this.waitTime, cause);
+				this.waitTime, Duration.ofNanos(System.nanoTime() - this.startNanos), cause);
 	}
 
 	private DistributedLockException failure(Throwable ex) {
@@ -417,8 +427,10 @@ abstract class Attempt {
 					+ "distlock.zookeeper.auth.*", ex);
 		}
 		if (ex instanceof KeeperException.NoAuthException || ex instanceof KeeperException.InvalidACLException) {
+			// The exception names the full path of the node ZooKeeper refused.
 			KeeperException keeper = (KeeperException) ex;
-			String node = this.locks.namespaced((keeper.getPath() != null) ? keeper.getPath() : this.path.value());
+			String node = (keeper.getPath() != null) ? keeper.getPath()
+					: this.engine.session().namespaced(this.path.value());
 			String reason = (ex instanceof KeeperException.InvalidACLException)
 					? "it refused the ACL for a new node (creator-only ACLs need an authenticated session)"
 					: "the node's ACL does not grant this client's identity access";

@@ -18,6 +18,7 @@ import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockScope;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 
 /**
@@ -32,6 +33,8 @@ final class CuratorLock implements ClusterLock {
 
 	private final CuratorLocks locks;
 
+	private final Engine engine;
+
 	private final LockKind kind;
 
 	private final LockPath path;
@@ -40,12 +43,13 @@ final class CuratorLock implements ClusterLock {
 
 	private final int permits;
 
-	CuratorLock(CuratorLocks locks, LockKind kind, LockPath path, int permits) {
+	CuratorLock(CuratorLocks locks, Engine engine, LockKind kind, LockPath path, int permits) {
 		if (kind == LockKind.SEMAPHORE && permits < 1) {
 			throw new LockConfigurationException(
 					"Semaphore '" + path + "' needs at least 1 permit, but " + permits + " were given");
 		}
 		this.locks = locks;
+		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
 		this.queuePath = queuePath(kind, path);
@@ -78,6 +82,7 @@ final class CuratorLock implements ClusterLock {
 
 	@Override
 	public LockHandle acquire(Duration waitTime) {
+		refuseIfClosed();
 		LockScope scope = LockScope.currentThread();
 		LockHandle reentered = scope.reenter(this.locks, this.kind, this.path, reentrant());
 		if (reentered != null) {
@@ -97,6 +102,7 @@ final class CuratorLock implements ClusterLock {
 	public CompletableFuture<LockHandle> acquireAsync(Duration waitTime, LockScope scope) {
 		Attempt attempt;
 		try {
+			refuseIfClosed();
 			LockHandle reentered = scope.reenter(this.locks, this.kind, this.path, reentrant());
 			if (reentered != null) {
 				return CompletableFuture.completedFuture(reentered);
@@ -113,8 +119,8 @@ final class CuratorLock implements ClusterLock {
 				outcome.cancel(false);
 			}
 		});
-		outcome.whenComplete((hold, ex) -> this.locks
-			.execute(() -> deliver(attempt, scope, hold, (ex != null) ? unwrap(ex) : null, result)));
+		outcome.whenComplete((hold, ex) -> this.engine.threads()
+			.complete(() -> deliver(attempt, scope, hold, (ex != null) ? unwrap(ex) : null, result)));
 		return result;
 	}
 
@@ -137,27 +143,45 @@ final class CuratorLock implements ClusterLock {
 		}
 	}
 
+	private void refuseIfClosed() {
+		if (this.engine.isClosed()) {
+			throw new LockAcquisitionException(
+					"Lock '" + this.path + "' cannot be acquired: the locks of this client were closed", null);
+		}
+	}
+
 	private Attempt newAttempt(Duration waitTime, LockScope scope) {
 		String holder = scope.name();
 		return switch (this.kind) {
-			case MUTEX, NON_REENTRANT_MUTEX -> new QueueAttempt(this.locks, this.kind, this.path, this.queuePath,
+			case MUTEX, NON_REENTRANT_MUTEX -> new QueueAttempt(this.engine, this.kind, this.path, this.queuePath,
 					QueueDriver.MUTEX, holder, waitTime, true, null);
-			case WRITE -> new QueueAttempt(this.locks, this.kind, this.path, this.queuePath, QueueDriver.WRITE, holder,
+			case WRITE -> new QueueAttempt(this.engine, this.kind, this.path, this.queuePath, QueueDriver.WRITE, holder,
 					waitTime, true, null);
-			case READ -> new QueueAttempt(this.locks, this.kind, this.path, this.queuePath, QueueDriver.READ, holder,
-					waitTime, false, downgradeSequence(scope));
+			case READ -> new QueueAttempt(this.engine, this.kind, this.path, this.queuePath, QueueDriver.READ, holder,
+					waitTime, false, downgrade(scope));
 			case SEMAPHORE ->
-				new SemaphoreAttempt(this.locks, this.path, this.queuePath, this.permits, holder, waitTime);
+				new SemaphoreAttempt(this.engine, this.path, this.queuePath, this.permits, holder, waitTime);
 		};
 	}
 
 	/**
-	 * The sequence of the write lock the scope holds at this path, if it does: its reader
-	 * holds at once, sorted at the write lock's place (a downgrade).
+	 * The write lock the scope holds at this path, if it does: its reader enters that
+	 * hold (a downgrade), held at once, sorted at the write lock's place and carrying its
+	 * token. A write lock that is not held any more is not entered: its read lock would
+	 * be handed out beside the writer that took over (DESIGN §2, invariant 3).
 	 */
-	private @Nullable String downgradeSequence(LockScope scope) {
+	private QueuePosition.@Nullable Downgrade downgrade(LockScope scope) {
 		LockHandle write = scope.holdOf(this.locks, LockKind.WRITE, this.path);
-		return (write instanceof Hold hold) ? hold.node().sequence() : null;
+		if (!(write instanceof Hold hold)) {
+			return null;
+		}
+		LockState state = hold.state();
+		if (state != LockState.HELD) {
+			throw new LockLostException("Lock '" + this.path + "' is held for writing by " + scope.name() + " but is "
+					+ state + ": its read lock is not handed out, since a downgrade only enters a "
+					+ "write lock that is held");
+		}
+		return new QueuePosition.Downgrade(hold);
 	}
 
 	/**

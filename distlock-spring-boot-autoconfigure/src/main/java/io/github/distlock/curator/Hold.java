@@ -23,7 +23,7 @@ import io.github.distlock.core.LockState;
  */
 final class Hold implements LockHandle {
 
-	private final CuratorLocks locks;
+	private final Engine engine;
 
 	private final LockKind kind;
 
@@ -31,14 +31,19 @@ final class Hold implements LockHandle {
 
 	private final LockNode node;
 
+	private final long token;
+
 	private final String holder;
 
 	private final Instant since = Instant.now();
 
 	private final Events events;
 
-	// The local queue whose turn this hold keeps until it is released, or null.
+	// The local queue whose turn this hold keeps until it is released or lost, or null.
 	private final @Nullable String turnPath;
+
+	// Guarded by this: whether the hold still keeps the local turn.
+	private boolean keepsTurn;
 
 	private final CompletableFuture<Void> released = new CompletableFuture<>();
 
@@ -48,12 +53,14 @@ final class Hold implements LockHandle {
 	// Guarded by this: whether the holder got the hold (and its listeners were told).
 	private boolean delivered;
 
-	Hold(CuratorLocks locks, LockKind kind, LockPath path, LockNode node, String holder, Events events,
+	Hold(Engine engine, LockKind kind, LockPath path, LockNode node, long token, String holder, Events events,
 			@Nullable String turnPath) {
-		this.locks = locks;
+		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
 		this.node = node;
+		this.token = token;
+		this.keepsTurn = turnPath != null;
 		this.holder = holder;
 		this.events = events;
 		this.turnPath = turnPath;
@@ -71,7 +78,7 @@ final class Hold implements LockHandle {
 
 	@Override
 	public long fencingToken() {
-		return this.node.czxid();
+		return this.token;
 	}
 
 	@Override
@@ -81,7 +88,7 @@ final class Hold implements LockHandle {
 
 	@Override
 	public LockState state() {
-		return this.locks.stateOf(this);
+		return this.engine.session().stateOf(this);
 	}
 
 	/** The state as last set, without asking whether the session is still the same. */
@@ -112,7 +119,7 @@ final class Hold implements LockHandle {
 			closeAsync();
 			return false;
 		}
-		this.events.acquired(this.node.czxid());
+		this.events.acquired(this.token);
 		return true;
 	}
 
@@ -125,12 +132,20 @@ final class Hold implements LockHandle {
 	 * The connection was suspended.
 	 * @return whether the hold became lost now and its holder has it
 	 */
-	synchronized boolean suspended(boolean suspendedIsLost) {
-		if (this.state != LockState.HELD) {
-			return false;
+	boolean suspended(boolean suspendedIsLost) {
+		boolean toldHolder;
+		synchronized (this) {
+			if (this.state != LockState.HELD) {
+				return false;
+			}
+			this.state = suspendedIsLost ? LockState.LOST : LockState.IN_DOUBT;
+			if (this.state != LockState.LOST) {
+				return false;
+			}
+			toldHolder = this.delivered;
 		}
-		this.state = suspendedIsLost ? LockState.LOST : LockState.IN_DOUBT;
-		return this.state == LockState.LOST && this.delivered;
+		leaveTurn();
+		return toldHolder;
 	}
 
 	/** The connection came back within the session. */
@@ -141,15 +156,33 @@ final class Hold implements LockHandle {
 	}
 
 	/**
-	 * The session that owns the node ended.
+	 * The session that owns the node ended. The hold passes its local turn on at once:
+	 * other clients may take the lock now, and so may the next waiter of this client,
+	 * whether or not this hold's holder closes it soon (DESIGN §2, invariant 5).
 	 * @return whether the hold became lost now and its holder has it
 	 */
-	synchronized boolean lost() {
-		if (this.state != LockState.HELD && this.state != LockState.IN_DOUBT) {
-			return false;
+	boolean lost() {
+		boolean toldHolder;
+		synchronized (this) {
+			if (this.state != LockState.HELD && this.state != LockState.IN_DOUBT) {
+				return false;
+			}
+			this.state = LockState.LOST;
+			toldHolder = this.delivered;
 		}
-		this.state = LockState.LOST;
-		return this.delivered;
+		leaveTurn();
+		return toldHolder;
+	}
+
+	/** Pass the local turn on, once. */
+	private void leaveTurn() {
+		synchronized (this) {
+			if (!this.keepsTurn) {
+				return;
+			}
+			this.keepsTurn = false;
+		}
+		this.engine.localQueues().leave(this.turnPath);
 	}
 
 	@Override
@@ -167,10 +200,8 @@ final class Hold implements LockHandle {
 			this.state = LockState.RELEASED;
 			wasDelivered = this.delivered;
 		}
-		this.locks.release(this);
-		if (this.turnPath != null) {
-			this.locks.localQueues().leave(this.turnPath);
-		}
+		this.engine.session().release(this);
+		leaveTurn();
 		if (wasDelivered) {
 			this.events.released();
 		}
@@ -183,12 +214,12 @@ final class Hold implements LockHandle {
 	}
 
 	HeldLock snapshot() {
-		return new HeldLock(this.kind, this.path, this.holder, this.since, this.node.czxid(), state());
+		return new HeldLock(this.kind, this.path, this.holder, this.since, this.token, state());
 	}
 
 	@Override
 	public String toString() {
-		return "Hold[" + this.kind + " '" + this.path + "', token " + this.node.czxid() + ", " + currentState() + "]";
+		return "Hold[" + this.kind + " '" + this.path + "', token " + this.token + ", " + currentState() + "]";
 	}
 
 }

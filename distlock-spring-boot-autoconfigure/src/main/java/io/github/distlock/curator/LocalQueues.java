@@ -13,8 +13,10 @@ import org.jspecify.annotations.Nullable;
  * trip. Attempts of other clients still queue between them in ZooKeeper's order, so a
  * busy client cannot starve the others.
  * <p>
- * A path has an entry only while somebody has its turn: nothing is kept per key once
- * unused.
+ * The turn passes on when its attempt ends without the lock, when its hold is released,
+ * and when its hold is lost (the session ended: other clients may take the lock, and so
+ * may this client's next waiter). A path has an entry only while somebody has its turn:
+ * nothing is kept per key once unused.
  */
 final class LocalQueues {
 
@@ -22,8 +24,8 @@ final class LocalQueues {
 
 	/**
 	 * Take the turn of the path, or line up for it.
-	 * @return whether the attempt has the turn now; if not, it gets
-	 * {@link Attempt#turn()} when its turn comes
+	 * @return whether the attempt has the turn now; if not, it is offered the turn
+	 * ({@link Attempt#takeTurn()}) when its turn comes
 	 */
 	boolean enter(String path, Attempt attempt) {
 		boolean[] first = new boolean[1];
@@ -46,17 +48,26 @@ final class LocalQueues {
 		});
 	}
 
-	/** Pass the turn on to the next attempt in line, or free the path. */
+	/**
+	 * Pass the turn on to the next attempt in line that still wants it, or free the path.
+	 * Attempts that ended meanwhile are passed over here, one after the other: thousands
+	 * of them timing out together cost a loop, not a deep recursion.
+	 */
 	void leave(String path) {
+		Attempt next;
+		do {
+			next = next(path);
+		}
+		while (next != null && !next.takeTurn());
+	}
+
+	private @Nullable Attempt next(String path) {
 		Attempt[] next = new Attempt[1];
 		this.queues.computeIfPresent(path, (key, waiting) -> {
 			next[0] = waiting.pollFirst();
 			return (next[0] != null) ? waiting : null;
 		});
-		// Outside the map's lock: the next attempt sends its requests, or passes on.
-		if (next[0] != null) {
-			next[0].turn();
-		}
+		return next[0];
 	}
 
 	/** Number of paths whose turn is taken (for tests of what is left behind). */

@@ -15,9 +15,11 @@ final class QueueAttempt extends Attempt {
 
 	private final QueuePosition position;
 
+	private final QueuePosition.@Nullable Downgrade downgrade;
+
 	/**
 	 * Create an attempt.
-	 * @param locks the engine
+	 * @param engine the engine of the client
 	 * @param kind the kind of lock
 	 * @param path the lock path
 	 * @param queuePath the queue's node
@@ -25,13 +27,20 @@ final class QueueAttempt extends Attempt {
 	 * @param holder who asks, for the node data
 	 * @param waitTime how long to wait
 	 * @param exclusive whether this client's attempts queue locally first
-	 * @param downgrade the node sequence of the write lock the holder holds, for a
-	 * downgrading reader, or {@code null}
+	 * @param downgrade the write lock the holder holds, for a downgrading reader, or
+	 * {@code null}
 	 */
-	QueueAttempt(CuratorLocks locks, LockKind kind, LockPath path, String queuePath, QueueDriver driver, String holder,
-			Duration waitTime, boolean exclusive, @Nullable String downgrade) {
-		super(locks, kind, path, holder, waitTime, exclusive ? queuePath : null);
-		this.position = new QueuePosition(this, queuePath, driver, locks.identity().nodeData(holder), downgrade);
+	QueueAttempt(Engine engine, LockKind kind, LockPath path, String queuePath, QueueDriver driver, String holder,
+			Duration waitTime, boolean exclusive, QueuePosition.@Nullable Downgrade downgrade) {
+		super(engine, kind, path, holder, waitTime, exclusive ? queuePath : null);
+		this.downgrade = downgrade;
+		this.position = new QueuePosition(engine, this, queuePath, driver, engine.identity().nodeData(holder),
+				downgrade);
+	}
+
+	/** The position in the queue (for tests). */
+	QueuePosition position() {
+		return this.position;
 	}
 
 	@Override
@@ -50,8 +59,10 @@ final class QueueAttempt extends Attempt {
 	}
 
 	@Override
-	void granted(QueuePosition position, LockNode node) {
-		grant(node);
+	public void granted(QueuePosition position, LockNode node) {
+		// A downgrade enters the write lock's hold: it carries its token, which is older
+		// than the nodes queued behind the write lock (its own node is younger).
+		grant(node, (this.downgrade != null) ? this.downgrade.write().fencingToken() : node.czxid());
 	}
 
 }

@@ -1,11 +1,9 @@
 package io.github.distlock.curator;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
-import org.apache.curator.framework.recipes.locks.LockInternals;
-import org.apache.curator.framework.recipes.locks.LockInternalsSorter;
-import org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,9 +37,9 @@ abstract sealed class QueueDriver {
 	/** Node name of a semaphore lease. */
 	static final String LEASE_NAME = "lease-";
 
-	static final QueueDriver MUTEX = new Exclusive(LOCK_NAME, QueueDriver::standardSort);
+	static final QueueDriver MUTEX = new Exclusive(LOCK_NAME, LOCK_NAME);
 
-	static final QueueDriver WRITE = new Exclusive(WRITE_NAME, QueueDriver::readWriteSort);
+	static final QueueDriver WRITE = new Exclusive(WRITE_NAME, READ_NAME, WRITE_NAME);
 
 	static final QueueDriver READ = new Read();
 
@@ -68,9 +66,21 @@ abstract sealed class QueueDriver {
 
 	/**
 	 * Sort the queue's lock nodes, leaving out anything else (a child lock's parent node,
-	 * say), as Curator sorts them: by the sequence number after the lock name.
+	 * say), by the sequence number after the lock name, as Curator sorts them.
+	 * <p>
+	 * ZooKeeper's sequence numbers are a signed 32-bit counter of the parent's child
+	 * changes. After 2<sup>31</sup> of them (two per lock taken and released, on a parent
+	 * that never emptied) the counter stays at {@code 2147483647} while nodes are only
+	 * created, and goes on at {@code -2147483648} once one is deleted: names end in
+	 * {@code lock-2147483647} (several of them) and then {@code lock--2147483648}. The
+	 * nodes of one queue are never 2<sup>31</sup> apart, so they are sorted by their
+	 * distance from one of them, in 32-bit arithmetic (the order they were created in,
+	 * also across the wrap), and nodes of the same number by name, so that every client
+	 * sees one order. Below the wrap this is exactly Curator's order; Curator itself
+	 * sorts the names as text, and so mis-orders nodes from there on (see
+	 * docs/failure-model.md for mixed fleets).
 	 */
-	static List<String> sorted(List<String> children, LockInternalsSorter sorter, String... lockNames) {
+	static List<String> sorted(List<String> children, String... lockNames) {
 		List<String> nodes = new ArrayList<>(children.size());
 		for (String child : children) {
 			for (String lockName : lockNames) {
@@ -80,16 +90,31 @@ abstract sealed class QueueDriver {
 				}
 			}
 		}
-		return (nodes.size() < 2) ? nodes : LockInternals.getSortedChildren(lockNames[0], sorter, nodes);
+		if (nodes.size() > 1) {
+			int reference = sequence(nodes.get(0), lockNames);
+			nodes.sort(Comparator.comparingInt((String node) -> sequence(node, lockNames) - reference)
+				.thenComparing(Comparator.naturalOrder()));
+		}
+		return nodes;
 	}
 
-	/** Whether a child is a node of the given name: the name, then a sequence number. */
+	/**
+	 * Whether a child is a node of the given name: the name, then a sequence number (a
+	 * minus sign, then digits, once the sequence wrapped).
+	 */
 	static boolean isNode(String child, String lockName) {
 		int at = child.lastIndexOf(lockName);
-		if (at < 0 || at + lockName.length() == child.length()) {
+		if (at < 0) {
 			return false;
 		}
-		for (int i = at + lockName.length(); i < child.length(); i++) {
+		int start = at + lockName.length();
+		if (start < child.length() && child.charAt(start) == '-') {
+			start++;
+		}
+		if (start == child.length()) {
+			return false;
+		}
+		for (int i = start; i < child.length(); i++) {
 			if (!Character.isDigit(child.charAt(i))) {
 				return false;
 			}
@@ -97,18 +122,30 @@ abstract sealed class QueueDriver {
 		return true;
 	}
 
-	private static String standardSort(String child, String lockName) {
-		return StandardLockInternalsDriver.standardFixForSorting(child, lockName);
+	/**
+	 * The sequence number of a lock node of one of the given names, as ZooKeeper made it
+	 * (a signed 32-bit number).
+	 */
+	static int sequence(String node, String... lockNames) {
+		for (String lockName : lockNames) {
+			if (isNode(node, lockName)) {
+				return (int) Long.parseLong(node.substring(node.lastIndexOf(lockName) + lockName.length()));
+			}
+		}
+		throw new IllegalArgumentException("Not a lock node: " + node);
 	}
 
-	// Readers and writers share one queue, sorted by sequence number whatever the side.
-	private static String readWriteSort(String child, String lockName) {
-		return StandardLockInternalsDriver
-			.standardFixForSorting(StandardLockInternalsDriver.standardFixForSorting(child, READ_NAME), WRITE_NAME);
+	/**
+	 * Whether the given node of the queue holds the lock, by the protocol's rules, as
+	 * {@link #decide} tells a waiter (for the inspection of a queue).
+	 */
+	boolean holds(List<String> children, String node) {
+		Verdict verdict = decide(children, node, false);
+		return verdict != null && verdict.holds();
 	}
 
 	/** A semaphore's leases, for the given number of permits. */
-	static QueueDriver lease(int permits) {
+	static Lease lease(int permits) {
 		return new Lease(permits);
 	}
 
@@ -137,11 +174,12 @@ abstract sealed class QueueDriver {
 
 		private final String lockName;
 
-		private final LockInternalsSorter sorter;
+		// The names of every node in the queue: a writer's queue holds readers too.
+		private final String[] queueNames;
 
-		Exclusive(String lockName, LockInternalsSorter sorter) {
+		Exclusive(String lockName, String... queueNames) {
 			this.lockName = lockName;
-			this.sorter = sorter;
+			this.queueNames = queueNames;
 		}
 
 		@Override
@@ -151,8 +189,7 @@ abstract sealed class QueueDriver {
 
 		@Override
 		@Nullable Verdict decide(List<String> children, String ours, boolean downgrade) {
-			List<String> queue = (this.lockName.equals(LOCK_NAME)) ? sorted(children, this.sorter, LOCK_NAME)
-					: sorted(children, this.sorter, READ_NAME, WRITE_NAME);
+			List<String> queue = sorted(children, this.queueNames);
 			int index = queue.indexOf(ours);
 			if (index < 0) {
 				return null;
@@ -172,13 +209,16 @@ abstract sealed class QueueDriver {
 
 		@Override
 		@Nullable Verdict decide(List<String> children, String ours, boolean downgrade) {
-			List<String> queue = sorted(children, QueueDriver::readWriteSort, READ_NAME, WRITE_NAME);
+			List<String> queue = sorted(children, READ_NAME, WRITE_NAME);
+			if (!queue.contains(ours)) {
+				return null;
+			}
 			String firstWriter = null;
 			for (String node : queue) {
 				if (node.equals(ours)) {
 					return (downgrade || firstWriter == null) ? Verdict.HOLDS : Verdict.watch(firstWriter);
 				}
-				if (firstWriter == null && node.contains(WRITE_NAME)) {
+				if (firstWriter == null && isNode(node, WRITE_NAME)) {
 					firstWriter = node;
 				}
 			}
@@ -188,7 +228,7 @@ abstract sealed class QueueDriver {
 	}
 
 	/** At most as many leases as permits. */
-	private static final class Lease extends QueueDriver {
+	static final class Lease extends QueueDriver {
 
 		private final int permits;
 
@@ -213,6 +253,25 @@ abstract sealed class QueueDriver {
 			}
 			// Curator counts every child of the leases node.
 			return (children.size() <= this.permits) ? Verdict.HOLDS : Verdict.WAIT_FOR_QUEUE;
+		}
+
+		/**
+		 * Which leases hold, for the inspection of a semaphore. Leases are made only by
+		 * the holder of the guard, which then waits while there are more leases than
+		 * permits: a lease holds once made, but for the guard holder's newest one while
+		 * the leases are too many.
+		 * @param leases the leases, sorted
+		 * @param guardHoldersNewest the newest lease of the session that holds the guard,
+		 * or {@code null} if it has none
+		 * @return the leases that hold
+		 */
+		List<String> holders(List<String> leases, @Nullable String guardHoldersNewest) {
+			if (leases.size() <= this.permits || guardHoldersNewest == null) {
+				return leases;
+			}
+			List<String> holders = new ArrayList<>(leases);
+			holders.remove(guardHoldersNewest);
+			return holders;
 		}
 
 	}

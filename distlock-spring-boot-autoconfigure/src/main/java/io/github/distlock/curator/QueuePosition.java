@@ -1,6 +1,9 @@
 package io.github.distlock.curator;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -12,35 +15,89 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
+import io.github.distlock.core.LockLostException;
+import io.github.distlock.core.LockState;
+
 /**
  * Our node in one lock queue, from its creation until it holds the lock or is abandoned:
  * the acquisition state machine, driven by ZooKeeper's answers and watches, the same for
- * every protocol (the {@link QueueDriver} says what the queue means).
+ * every protocol (the {@link QueueDriver} says what the queue means). Its states and
+ * transitions are the table in this package's documentation.
  * <p>
  * The node is created (protected, ephemeral-sequential, parents as containers, as
  * Curator's recipes do) and the queue read right behind it, without waiting for the
  * create's answer: ZooKeeper answers one session's requests in order, so the read sees
  * the node. Then the driver decides: the node holds, or it watches one node (its
  * predecessor, the first writer) or the whole queue, and the queue is read again when the
- * watch fires. A node that vanished (its session expired) is created anew. Requests that
- * fail for want of a connection leave the position stalled until the connection returns
- * and the owner {@linkplain #resume() resumes} it.
+ * watch fires. A node that vanished (its session expired) is created anew, if the owner
+ * allows. Requests that fail for want of a connection leave the position stalled until
+ * the owner {@linkplain #resume() resumes} it.
  * <p>
- * All state is guarded by the owning {@link Attempt}'s monitor; callbacks come on
- * ZooKeeper's event thread, Curator's background thread or the caller's thread, and never
- * block.
+ * The node holds only if it is known whole (its creating zxid, the fencing token, and its
+ * session) and belongs to the session in use: a node found by Curator's protected-mode
+ * recovery is read again for its stat, and a node whose session was replaced is never
+ * taken for a lock.
+ * <p>
+ * All state is guarded by the owner's monitor; callbacks come on ZooKeeper's event
+ * thread, Curator's background thread or the caller's thread, and never block. The owner
+ * is told of each outcome through {@link Owner}, holding its monitor.
  */
 final class QueuePosition {
 
-	private enum State {
+	/**
+	 * What a position tells its owner (an attempt), holding the owner's monitor. The
+	 * owner is also the monitor that guards the position.
+	 */
+	interface Owner {
+
+		/** The position's node holds the lock. */
+		void granted(QueuePosition position, LockNode node);
+
+		/** The position waits for its lock. */
+		void waiting(QueuePosition position);
+
+		/** A request failed for want of a connection: resume the position later. */
+		void stalled(QueuePosition position);
+
+		/**
+		 * Whether a position whose node vanished (its session ended) may queue again with
+		 * a new node by itself; if not, it is abandoned and {@link #vanished} is called.
+		 */
+		boolean mayRecreate(QueuePosition position);
+
+		/** The position's node vanished and it may not queue again by itself. */
+		void vanished(QueuePosition position);
+
+		/** The position failed for good. */
+		void failed(QueuePosition position, Exception ex);
+
+	}
+
+	/** A reader's entry into the write lock its holder holds (a downgrade). */
+	record Downgrade(Hold write) {
+
+		/** The sequence our node takes: the write node's. */
+		String sequence() {
+			return this.write.node().sequence();
+		}
+
+	}
+
+	enum State {
 
 		/** Nothing sent yet. */
 		NEW,
 
-		/** Our node is being created; reads may be in flight. */
+		/** Our node is being created; the queue's read may be in flight. */
 		CREATING,
 
-		/** Our node exists; we read the queue or wait for a watch. */
+		/**
+		 * Our node exists (Curator's protected-mode recovery found it after a lost
+		 * connection), but its stat is not known yet: it is read.
+		 */
+		CONFIRMING,
+
+		/** Our node and its stat are known; we read the queue or wait for a watch. */
 		QUEUED,
 
 		/** A request failed for want of a connection: waiting to be resumed. */
@@ -61,9 +118,11 @@ final class QueuePosition {
 	/**
 	 * Pause before making missing parents again, when they went missing again at once.
 	 */
-	private static final java.time.Duration PARENTS_RETRY = java.time.Duration.ofMillis(50);
+	private static final Duration PARENTS_RETRY = Duration.ofMillis(50);
 
-	private final Attempt owner;
+	private final Engine engine;
+
+	private final Owner owner;
 
 	private final CuratorFramework client;
 
@@ -73,12 +132,13 @@ final class QueuePosition {
 
 	private final byte[] data;
 
-	// The sequence a downgrading reader sorts at (its write lock's), or null.
-	private final @Nullable String sortingSequence;
-
-	private final boolean downgrade;
+	private final @Nullable Downgrade downgrade;
 
 	private final Watch watch = new Watch(this);
+
+	// Paths our watcher is registered on, with the kind of watch, until it fires or is
+	// removed.
+	private final Map<String, Watcher.WatcherType> watched = new LinkedHashMap<>(2);
 
 	private State state = State.NEW;
 
@@ -89,13 +149,18 @@ final class QueuePosition {
 
 	private @Nullable String nodeName;
 
+	// Known only with the node's stat (state QUEUED and later).
 	private long czxid;
 
 	private long session;
 
+	// Curator's handle index when our node's create was sent and when it was answered;
+	// the node belongs to that handle's session only if both are the same.
+	private long instanceAtSend;
+
 	private long clientInstance;
 
-	// A read answered before the create did, without our node in it.
+	// A read answered before the create did: read again once the node is known.
 	private boolean earlyRead;
 
 	// How many creates in a row found a parent missing.
@@ -103,45 +168,48 @@ final class QueuePosition {
 
 	/**
 	 * Create a position.
-	 * @param owner the attempt it belongs to
+	 * @param engine the engine of the client
+	 * @param owner the attempt it belongs to, and the monitor that guards it
 	 * @param queuePath the queue's node, relative to the client's namespace
 	 * @param driver the protocol
 	 * @param data the data of our node
-	 * @param downgrade the node sequence of the write lock our holder holds in this
-	 * queue, for a reader that downgrades, or {@code null}
+	 * @param downgrade the write lock our holder holds in this queue, for a reader that
+	 * downgrades, or {@code null}
 	 */
-	QueuePosition(Attempt owner, String queuePath, QueueDriver driver, byte[] data, @Nullable String downgrade) {
+	QueuePosition(Engine engine, Owner owner, String queuePath, QueueDriver driver, byte[] data,
+			@Nullable Downgrade downgrade) {
+		this.engine = engine;
 		this.owner = owner;
-		this.client = owner.locks().client();
+		this.client = engine.client();
 		this.queuePath = queuePath;
 		this.driver = driver;
 		this.data = data;
-		this.sortingSequence = downgrade;
-		this.downgrade = downgrade != null;
+		this.downgrade = downgrade;
 	}
 
 	/** Create our node and read the queue behind it. */
 	void start() {
 		synchronized (this.owner) {
-			if (this.state != State.NEW) {
-				return;
+			if (this.state == State.NEW) {
+				create(false);
 			}
-			create();
 		}
 	}
 
 	/**
-	 * Go on after the connection came back: create the node again if it never got
-	 * created, and read the queue again (a watch may have fired unseen).
+	 * Go on after the connection came back: send again what failed for want of it, and
+	 * read the queue again (a watch may have fired unseen).
 	 */
 	void resume() {
 		synchronized (this.owner) {
 			switch (this.state) {
-				case NEW, HOLDS, ABANDONED, CREATING -> {
-				}
 				case STALLED -> {
 					if (this.node == null) {
 						create(this.parentsMissing > 0);
+					}
+					else if (this.czxid == 0) {
+						this.state = State.CONFIRMING;
+						readStat(this.generation);
 					}
 					else {
 						this.state = State.QUEUED;
@@ -149,13 +217,15 @@ final class QueuePosition {
 					}
 				}
 				case QUEUED -> read();
+				default -> {
+				}
 			}
 		}
 	}
 
 	/**
-	 * Give up: delete our node, now or once its create is answered. Does nothing once the
-	 * node holds the lock (its hold owns it then).
+	 * Give up: delete our node, now or once its create is answered, and remove our
+	 * watches. Does nothing once the node holds the lock (its hold owns it then).
 	 */
 	void abandon() {
 		synchronized (this.owner) {
@@ -163,13 +233,12 @@ final class QueuePosition {
 				return;
 			}
 			this.state = State.ABANDONED;
-			this.watch.detach();
+			forgetWatches();
 			// Without a node, either nothing was created, or the create is still to be
 			// answered (its answer deletes the node), or it failed (Curator deletes what
-			// a
-			// failed protected create may have left).
+			// a failed protected create may have left).
 			if (this.node != null) {
-				this.owner.locks().deleteInBackground(this.node);
+				this.engine.session().deleteInBackground(this.node);
 			}
 		}
 	}
@@ -181,13 +250,16 @@ final class QueuePosition {
 		}
 	}
 
+	/** The state, for tests. */
+	State state() {
+		synchronized (this.owner) {
+			return this.state;
+		}
+	}
+
 	/** The queue this position is in. */
 	String queuePath() {
 		return this.queuePath;
-	}
-
-	private void create() {
-		create(false);
 	}
 
 	/**
@@ -201,20 +273,23 @@ final class QueuePosition {
 		this.state = State.CREATING;
 		this.node = null;
 		this.nodeName = null;
+		this.czxid = 0;
+		this.session = 0;
 		this.earlyRead = false;
 		int generation = ++this.generation;
 		String path = ZKPaths.makePath(this.queuePath, this.driver.lockName());
 		CreateMode mode = CreateMode.EPHEMERAL_SEQUENTIAL;
-		if (this.sortingSequence != null) {
+		if (this.downgrade != null) {
 			// A downgrading reader takes its write lock's place in the queue, as
 			// Curator's
 			// read lock does: a writer queued behind that write lock waits for it too.
-			path = path + this.sortingSequence;
+			path = path + this.downgrade.sequence();
 			mode = CreateMode.EPHEMERAL;
 		}
+		this.instanceAtSend = this.engine.session().clientInstance();
 		try {
 			if (parentsFirst) {
-				createParents();
+				createParents(generation);
 			}
 			this.client.create()
 				.withProtection()
@@ -226,12 +301,12 @@ final class QueuePosition {
 			failed(ex);
 			return;
 		}
-		if (this.sortingSequence == null) {
+		if (this.downgrade == null) {
 			read();
 		}
 	}
 
-	private void createParents() throws Exception {
+	private void createParents(int generation) throws Exception {
 		// The client's namespace node is a container too (Curator makes it one, once per
 		// client): when ZooKeeper has reaped it, nothing but us makes it again.
 		String namespace = this.client.getNamespace();
@@ -240,14 +315,38 @@ final class QueuePosition {
 			String node = "";
 			for (String segment : ZKPaths.split(ZKPaths.makePath("/", namespace))) {
 				node = node + "/" + segment;
-				root.create().withMode(CreateMode.CONTAINER).inBackground().forPath(node, NO_DATA);
+				root.create()
+					.withMode(CreateMode.CONTAINER)
+					.inBackground((client, event) -> parentCreated(generation, event, true))
+					.forPath(node, NO_DATA);
 			}
 		}
 		String parent = "";
 		for (String segment : ZKPaths.split(this.queuePath)) {
 			parent = parent + "/" + segment;
-			// NODEEXISTS is the usual answer; any other problem shows in our own create.
-			this.client.create().withMode(CreateMode.CONTAINER).inBackground().forPath(parent, NO_DATA);
+			this.client.create()
+				.withMode(CreateMode.CONTAINER)
+				.inBackground((client, event) -> parentCreated(generation, event, false))
+				.forPath(parent, NO_DATA);
+		}
+	}
+
+	/**
+	 * A parent's create was answered: NODEEXISTS is the usual answer, and connection
+	 * problems show in our own create. A refusal (no access, a bad ACL) fails the
+	 * position with ZooKeeper's answer: creating the node again would be refused again.
+	 */
+	private void parentCreated(int generation, CuratorEvent event, boolean fullPath) {
+		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+		if (code != KeeperException.Code.NOAUTH && code != KeeperException.Code.INVALIDACL
+				&& code != KeeperException.Code.AUTHFAILED) {
+			return;
+		}
+		synchronized (this.owner) {
+			if (generation == this.generation && this.state != State.ABANDONED && this.state != State.HOLDS) {
+				String path = fullPath ? event.getPath() : this.engine.session().namespaced(event.getPath());
+				failed(KeeperException.create(code, path));
+			}
 		}
 	}
 
@@ -256,8 +355,13 @@ final class QueuePosition {
 			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
 			if (this.state == State.ABANDONED || generation != this.generation) {
 				if (code == KeeperException.Code.OK) {
-					this.owner.locks().deleteInBackground(event.getName());
+					this.engine.session().deleteInBackground(event.getName());
 				}
+				return;
+			}
+			if (code == KeeperException.Code.NONODE && this.downgrade != null) {
+				// The queue is gone, and so is the write node that was in it.
+				vanishedNode();
 				return;
 			}
 			if (code == KeeperException.Code.NONODE) {
@@ -268,7 +372,7 @@ final class QueuePosition {
 				}
 				else {
 					this.state = State.STALLED;
-					this.owner.locks().requestAfter(PARENTS_RETRY, this::resume);
+					this.engine.threads().requestAfter(PARENTS_RETRY, this::resume);
 				}
 				return;
 			}
@@ -279,10 +383,11 @@ final class QueuePosition {
 			}
 			this.node = event.getName();
 			this.nodeName = ZKPaths.getNodeFromPath(this.node);
-			this.clientInstance = this.owner.locks().clientInstance();
+			this.clientInstance = this.engine.session().clientInstance();
 			Stat stat = event.getStat();
 			if (stat == null) {
-				// Found through Curator's protected-mode recovery, without its stat.
+				// Found by Curator's protected-mode recovery, without its stat.
+				this.state = State.CONFIRMING;
 				readStat(generation);
 				return;
 			}
@@ -291,10 +396,11 @@ final class QueuePosition {
 	}
 
 	private void readStat(int generation) {
+		String path = this.node;
 		try {
 			this.client.checkExists().inBackground((client, event) -> {
 				synchronized (this.owner) {
-					if (this.state != State.CREATING || generation != this.generation) {
+					if (this.state != State.CONFIRMING || generation != this.generation) {
 						return;
 					}
 					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
@@ -302,13 +408,14 @@ final class QueuePosition {
 						nodeKnown(event.getStat());
 					}
 					else if (code == KeeperException.Code.OK || code == KeeperException.Code.NONODE) {
-						create();
+						// Gone with its session already.
+						vanishedNode();
 					}
 					else {
-						problem(code, this.node);
+						problem(code, path);
 					}
 				}
-			}).forPath(this.node);
+			}).forPath(path);
 		}
 		catch (Exception ex) {
 			failed(ex);
@@ -319,9 +426,15 @@ final class QueuePosition {
 		this.czxid = stat.getCzxid();
 		this.session = stat.getEphemeralOwner();
 		this.state = State.QUEUED;
-		if (this.sortingSequence != null) {
-			// A downgrading reader holds at once.
-			granted();
+		if (this.instanceAtSend != this.clientInstance) {
+			// Curator sent the create again through a new handle (a new session): the
+			// node is not the one asked for in the session this position works in.
+			vanishedNode();
+			return;
+		}
+		if (this.downgrade != null) {
+			// A downgrading reader holds at once, if it entered its write lock.
+			holds();
 		}
 		else if (this.earlyRead) {
 			read();
@@ -330,17 +443,17 @@ final class QueuePosition {
 
 	private void read() {
 		int generation = this.generation;
-		boolean afterCreate = this.node != null;
 		try {
 			if (this.driver.watchesQueue()) {
+				this.watched.put(this.queuePath, Watcher.WatcherType.Children);
 				this.client.getChildren()
 					.usingWatcher(this.watch)
-					.inBackground((client, event) -> children(generation, afterCreate, event))
+					.inBackground((client, event) -> children(generation, event))
 					.forPath(this.queuePath);
 			}
 			else {
 				this.client.getChildren()
-					.inBackground((client, event) -> children(generation, afterCreate, event))
+					.inBackground((client, event) -> children(generation, event))
 					.forPath(this.queuePath);
 			}
 		}
@@ -349,9 +462,15 @@ final class QueuePosition {
 		}
 	}
 
-	private void children(int generation, boolean afterCreate, CuratorEvent event) {
+	private void children(int generation, CuratorEvent event) {
 		synchronized (this.owner) {
 			if (generation != this.generation || (this.state != State.CREATING && this.state != State.QUEUED)) {
+				return;
+			}
+			if (this.state == State.CREATING) {
+				// Answered before the create, or failed: read again once our node is
+				// known.
+				this.earlyRead = true;
 				return;
 			}
 			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
@@ -360,30 +479,21 @@ final class QueuePosition {
 				children = event.getChildren();
 			}
 			else if (code == KeeperException.Code.NONODE) {
-				// The queue's parent is not there (yet, or any more).
+				// The queue's parent is not there any more: neither is our node.
 				children = List.of();
 			}
 			else {
 				problem(code, this.queuePath);
 				return;
 			}
-			if (this.state == State.CREATING) {
-				this.earlyRead = true;
-				return;
-			}
-			QueueDriver.Verdict verdict = this.driver.decide(children, this.nodeName, this.downgrade);
+			QueueDriver.Verdict verdict = this.driver.decide(children, this.nodeName, this.downgrade != null);
 			if (verdict == null) {
-				if (afterCreate) {
-					// Our node is gone: its session expired, or somebody deleted it.
-					recreate();
-				}
-				else {
-					read();
-				}
+				// Our node is gone: its session expired, or somebody deleted it.
+				vanishedNode();
 				return;
 			}
 			if (verdict.holds()) {
-				granted();
+				holds();
 				return;
 			}
 			this.owner.waiting(this);
@@ -399,6 +509,7 @@ final class QueuePosition {
 	}
 
 	private void watch(int generation, String path) {
+		this.watched.put(path, Watcher.WatcherType.Data);
 		try {
 			this.client.getData().usingWatcher(this.watch).inBackground((client, event) -> {
 				synchronized (this.owner) {
@@ -407,7 +518,8 @@ final class QueuePosition {
 					}
 					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
 					if (code == KeeperException.Code.NONODE) {
-						// Gone before the watch was set: look again.
+						// Gone before the watch was set (no watch is left): look again.
+						this.watched.remove(path);
 						read();
 					}
 					else if (code != KeeperException.Code.OK) {
@@ -423,67 +535,108 @@ final class QueuePosition {
 
 	private void watched(WatchedEvent event) {
 		synchronized (this.owner) {
-			if (this.state == State.QUEUED && event.getType() != Watcher.Event.EventType.None) {
+			if (event.getType() == Watcher.Event.EventType.None) {
+				return;
+			}
+			if (event.getPath() != null) {
+				// A watch fires once: it is gone from ZooKeeper now.
+				this.watched.remove(event.getPath());
+			}
+			if (this.state == State.QUEUED) {
 				read();
 			}
 		}
 	}
 
-	private void granted() {
-		if (!this.client.getZookeeperClient().isConnected()) {
+	/**
+	 * The driver says our node holds: it does if it is ours to hold now, that is the
+	 * client is connected and the node belongs to the session in use (and, for a
+	 * downgrade, to the session of the write lock it enters, which is still held).
+	 */
+	private void holds() {
+		if (!this.engine.session().isConnected()) {
 			// Not handed out while the connection is down: looked at again once it is
 			// back.
 			this.state = State.STALLED;
 			this.owner.stalled(this);
 			return;
 		}
-		if (this.clientInstance != this.owner.locks().clientInstance()) {
+		if (this.instanceAtSend != this.clientInstance
+				|| this.clientInstance != this.engine.session().clientInstance()) {
 			// Curator replaced the session that owns our node while we waited: the node
 			// dies with it, and must not be taken for a lock.
-			recreate();
+			vanishedNode();
 			return;
 		}
+		if (this.downgrade != null) {
+			Hold write = this.downgrade.write();
+			if (this.session != write.node().session() || this.engine.session().stateOf(write) != LockState.HELD) {
+				failed(new LockLostException("The write lock '" + write.path() + "' was lost or released before its "
+						+ "read lock could be taken (a downgrade): the read lock is not held"));
+				return;
+			}
+		}
 		this.state = State.HOLDS;
-		this.watch.detach();
+		forgetWatches();
 		this.owner.granted(this, new LockNode(this.node, this.czxid, this.session, this.clientInstance));
 	}
 
-	/** Our node is gone, or belongs to a dead session: queue again with a new one. */
-	private void recreate() {
-		this.owner.locks().deleteInBackground(this.node);
+	/**
+	 * Our node is gone, or belongs to a dead session: queue again with a new one, if the
+	 * owner allows (a downgrade never does: its write lock is gone with the session).
+	 */
+	private void vanishedNode() {
+		if (this.node != null) {
+			this.engine.session().deleteInBackground(this.node);
+		}
+		if (this.downgrade != null) {
+			failed(new LockLostException("The write lock '" + this.downgrade.write().path()
+					+ "' was lost with its session before its read lock could be taken (a downgrade): "
+					+ "the read lock is not held"));
+			return;
+		}
 		if (this.owner.mayRecreate(this)) {
-			create();
+			create(false);
 		}
 		else {
 			this.state = State.ABANDONED;
-			this.watch.detach();
+			forgetWatches();
 			this.node = null;
 			this.owner.vanished(this);
 		}
 	}
 
 	private void problem(KeeperException.Code code, @Nullable String path) {
-		switch (code) {
-			case CONNECTIONLOSS, SESSIONEXPIRED, SESSIONMOVED, OPERATIONTIMEOUT -> {
-				this.state = State.STALLED;
-				this.owner.stalled(this);
-			}
-			default -> failed(KeeperException.create(code, path));
+		if (SessionWatch.isConnectionProblem(code)) {
+			this.state = State.STALLED;
+			this.owner.stalled(this);
+			return;
 		}
+		failed(KeeperException.create(code, (path != null) ? this.engine.session().namespaced(path) : null));
 	}
 
 	private void failed(Exception ex) {
 		this.state = State.ABANDONED;
-		this.watch.detach();
+		forgetWatches();
 		if (this.node != null) {
-			this.owner.locks().deleteInBackground(this.node);
+			this.engine.session().deleteInBackground(this.node);
 		}
 		this.owner.failed(this, ex);
 	}
 
 	/**
-	 * The watcher of one position. ZooKeeper keeps a watcher until its node changes, also
-	 * after the position was abandoned: detaching it lets the position be collected.
+	 * Remove the watches we still have registered (they would stay until their node
+	 * changes, and be set again on every reconnection), and let go of the position.
+	 */
+	private void forgetWatches() {
+		this.watch.detach();
+		this.watched.forEach((path, type) -> this.engine.session().removeWatch(this.watch, path, type));
+		this.watched.clear();
+	}
+
+	/**
+	 * The watcher of one position. ZooKeeper keeps a watcher until its node changes or it
+	 * is removed; detaching it lets the position be collected even before that.
 	 */
 	private static final class Watch implements Watcher {
 

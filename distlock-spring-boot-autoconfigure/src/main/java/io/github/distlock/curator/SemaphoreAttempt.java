@@ -72,25 +72,29 @@ final class SemaphoreAttempt extends Attempt {
 
 	private int verifications;
 
-	SemaphoreAttempt(CuratorLocks locks, LockPath path, String semaphorePath, int permits, String holder,
+	// Whether the try-once's watch on the leases may be registered.
+	private boolean capacityWatched;
+
+	SemaphoreAttempt(Engine engine, LockPath path, String semaphorePath, int permits, String holder,
 			Duration waitTime) {
-		super(locks, LockKind.SEMAPHORE, path, holder, waitTime, ZKPaths.makePath(semaphorePath, GUARD));
-		this.client = locks.client();
+		super(engine, LockKind.SEMAPHORE, path, holder, waitTime, ZKPaths.makePath(semaphorePath, GUARD));
+		this.client = engine.client();
 		this.semaphorePath = semaphorePath;
 		this.leasesPath = ZKPaths.makePath(semaphorePath, LEASES);
 		this.permits = permits;
 		this.permitsData = Integer.toString(permits).getBytes(StandardCharsets.UTF_8);
-		this.data = locks.identity().nodeData(holder);
+		this.data = engine.identity().nodeData(holder);
 		this.guard = newGuard();
 		this.lease = newLease();
 	}
 
 	private QueuePosition newGuard() {
-		return new QueuePosition(this, ZKPaths.makePath(this.semaphorePath, GUARD), QueueDriver.MUTEX, this.data, null);
+		return new QueuePosition(engine(), this, ZKPaths.makePath(this.semaphorePath, GUARD), QueueDriver.MUTEX,
+				this.data, null);
 	}
 
 	private QueuePosition newLease() {
-		return new QueuePosition(this, this.leasesPath, QueueDriver.lease(this.permits), this.data, null);
+		return new QueuePosition(engine(), this, this.leasesPath, QueueDriver.lease(this.permits), this.data, null);
 	}
 
 	@Override
@@ -111,7 +115,7 @@ final class SemaphoreAttempt extends Attempt {
 	 * requests: as soon as requests may be sent.
 	 */
 	private void sendChecks() {
-		if (this.checksSent || !locks().isReady()) {
+		if (this.checksSent || !engine().session().isReady()) {
 			return;
 		}
 		this.checksSent = true;
@@ -145,22 +149,31 @@ final class SemaphoreAttempt extends Attempt {
 
 	@Override
 	void abandonInZooKeeper() {
-		this.capacityWatch.detach();
+		forgetCapacityWatch();
 		this.guard.abandon();
 		this.lease.abandon();
 		releaseGuardNode();
 	}
 
 	@Override
-	boolean mayRecreate(QueuePosition position) {
+	public boolean mayRecreate(QueuePosition position) {
 		// A lease is only created while holding the guard.
 		return position == this.guard;
 	}
 
 	@Override
-	void vanished(QueuePosition position) {
-		// The session ended while waiting for a permit: the guard went with it. Start
-		// over.
+	public void vanished(QueuePosition position) {
+		// The session ended while waiting for a permit: the guard went with it.
+		startOver();
+	}
+
+	/**
+	 * Queue for the guard again, with new positions: the guard held so far belongs to a
+	 * session that ended, and a lease may only be taken in the session that holds the
+	 * guard (or two clients could each wait with one lease too many, for ever).
+	 */
+	private void startOver() {
+		this.lease.abandon();
 		releaseGuardNode();
 		this.guardHeld = false;
 		this.guard = newGuard();
@@ -169,7 +182,7 @@ final class SemaphoreAttempt extends Attempt {
 	}
 
 	@Override
-	void waiting(QueuePosition position) {
+	public void waiting(QueuePosition position) {
 		if (position == this.guard) {
 			// Waiting for the guard says nothing about the permits.
 			return;
@@ -178,12 +191,12 @@ final class SemaphoreAttempt extends Attempt {
 	}
 
 	@Override
-	void granted(QueuePosition position, LockNode node) {
+	public void granted(QueuePosition position, LockNode node) {
 		if (position == this.guard) {
 			this.guardHeld = true;
 			this.guardNode = node;
 			if (this.verified) {
-				this.lease.start();
+				startLease();
 			}
 			else {
 				// The semaphore's node exists now: claim it, or compare.
@@ -191,17 +204,33 @@ final class SemaphoreAttempt extends Attempt {
 			}
 			return;
 		}
-		this.capacityWatch.detach();
+		LockNode guardNode = this.guardNode;
+		if (guardNode == null || guardNode.clientInstance() != node.clientInstance()) {
+			// The lease was made in another session than the guard's.
+			startOver();
+			return;
+		}
+		forgetCapacityWatch();
 		releaseGuardNode();
 		leaveTurn();
-		grant(node);
+		grant(node, node.czxid());
+	}
+
+	/** Take a lease, in the session that holds the guard; start over if it ended. */
+	private void startLease() {
+		LockNode guardNode = this.guardNode;
+		if (guardNode == null || guardNode.clientInstance() != engine().session().clientInstance()) {
+			startOver();
+			return;
+		}
+		this.lease.start();
 	}
 
 	private void releaseGuardNode() {
 		LockNode node = this.guardNode;
 		if (node != null) {
 			this.guardNode = null;
-			locks().deleteInBackground(node.path());
+			engine().session().deleteInBackground(node.path());
 		}
 	}
 
@@ -239,7 +268,7 @@ final class SemaphoreAttempt extends Attempt {
 				return;
 			}
 			if (code != KeeperException.Code.OK) {
-				if (!CuratorLocks.isConnectionProblem(code)) {
+				if (!SessionWatch.isConnectionProblem(code)) {
 					fail(KeeperException.create(code, this.semaphorePath));
 				}
 				this.verifications--;
@@ -275,7 +304,7 @@ final class SemaphoreAttempt extends Attempt {
 					else if (code == KeeperException.Code.BADVERSION || code == KeeperException.Code.NONODE) {
 						verify();
 					}
-					else if (!CuratorLocks.isConnectionProblem(code)) {
+					else if (!SessionWatch.isConnectionProblem(code)) {
 						fail(KeeperException.create(code, this.semaphorePath));
 					}
 				}
@@ -289,13 +318,14 @@ final class SemaphoreAttempt extends Attempt {
 	private void verified() {
 		this.verified = true;
 		if (this.guardHeld) {
-			this.lease.start();
+			startLease();
 		}
 	}
 
 	// Try-once: fail as soon as every permit is taken.
 
 	private void probeCapacity() {
+		this.capacityWatched = true;
 		try {
 			this.client.getChildren().usingWatcher(this.capacityWatch).inBackground((client, event) -> {
 				synchronized (this) {
@@ -319,11 +349,22 @@ final class SemaphoreAttempt extends Attempt {
 
 	private void capacityChanged() {
 		synchronized (this) {
+			// The watch fired: it is gone from ZooKeeper.
+			this.capacityWatched = false;
 			if (isDone() || this.guardHeld) {
 				return;
 			}
+			probeCapacity();
 		}
-		probeCapacity();
+	}
+
+	/** Remove the try-once's watch on the leases, if it is still registered. */
+	private void forgetCapacityWatch() {
+		this.capacityWatch.detach();
+		if (this.capacityWatched) {
+			this.capacityWatched = false;
+			engine().session().removeWatch(this.capacityWatch, this.leasesPath, Watcher.WatcherType.Children);
+		}
 	}
 
 	private static int parse(String text) {

@@ -7,25 +7,181 @@
  * <li>{@link io.github.distlock.curator.Attempt}: one acquisition in flight, from the
  * call to its outcome (a hold, a timeout, a cancellation or a failure); its outcome
  * future is where a grant and a deadline that meet are told apart. It first takes its
- * turn in the application's {@link io.github.distlock.curator.LocalQueues local queue} of
- * an exclusive lock, then works in ZooKeeper through its queue positions.</li>
+ * turn in the client's {@link io.github.distlock.curator.LocalQueues local queue} of an
+ * exclusive lock, then works in ZooKeeper through its queue positions.</li>
  * <li>{@link io.github.distlock.curator.QueuePosition}: our node in one queue of
- * ZooKeeper, the acquisition state machine (create and first read pipelined, watch,
- * re-read, re-create when the session ended); the same for every protocol.</li>
+ * ZooKeeper, the acquisition state machine (below); the same for every protocol. It tells
+ * its owner what happened through {@link io.github.distlock.curator.QueuePosition.Owner}
+ * only.</li>
  * <li>{@link io.github.distlock.curator.QueueDriver}: a protocol's rules, one driver per
  * protocol (mutex, read, write, semaphore lease): how nodes are named and sorted, when
- * one holds, what a waiter watches.</li>
+ * one holds, what a waiter watches. The endpoint's view of a path asks the same drivers
+ * ({@link io.github.distlock.curator.QueueInspector}).</li>
  * <li>{@link io.github.distlock.curator.Hold}: a granted node, following its session
- * until it is released (delete sent, confirmation optional) or lost.</li>
+ * until it is released (delete sent, confirmation optional) or lost. A re-entry or a
+ * downgrade enters a hold: it exists only while that hold is held, and carries its
+ * fencing token.</li>
  * <li>{@link io.github.distlock.core.LockHandle}: what the caller holds; a
  * {@link io.github.distlock.core.LockScope} hands out one per acquisition, re-entries
  * included, and closes the hold with the last.</li>
  * </ul>
- * {@link io.github.distlock.curator.CuratorLock} is the programmatic entry point of one
- * lock (the synchronous call is the asynchronous one awaited),
- * {@link io.github.distlock.curator.CuratorLocks} the engine on one client: connection
- * state, holds and attempts, the {@link io.github.distlock.curator.DeadlineTimer deadline
- * timer}, loss reports.
+ * <h2>The engine's parts</h2> {@link io.github.distlock.curator.CuratorLocks} is the
+ * application's side (the {@link io.github.distlock.core.Locks} bean) and puts the parts
+ * together, each with one job; attempts, positions and holds reach them only through the
+ * narrow {@link io.github.distlock.curator.Engine} interface:
+ * {@link io.github.distlock.curator.EngineThreads} (where work runs: completions, requests
+ * that may wait, loss reports, the namespace, the
+ * {@link io.github.distlock.curator.DeadlineTimer deadline timer}),
+ * {@link io.github.distlock.curator.SessionWatch} (the connection and session, the holds
+ * and attempts that follow it, releases and deletes that must reach ZooKeeper),
+ * {@link io.github.distlock.curator.LocalQueues} and
+ * {@link io.github.distlock.curator.QueueInspector}.
+ * <h2>The states of a queue position</h2>
+ * <table>
+ * <caption>Transitions of {@code QueuePosition}, each with the test that forces
+ * it</caption>
+ * <tr>
+ * <th>From</th>
+ * <th>Event</th>
+ * <th>To</th>
+ * <th>Forced by</th>
+ * </tr>
+ * <tr>
+ * <td>NEW</td>
+ * <td>the attempt begins: our node's create and the queue's read are sent together</td>
+ * <td>CREATING</td>
+ * <td>{@code CuratorLocksTest}</td>
+ * </tr>
+ * <tr>
+ * <td>CREATING</td>
+ * <td>the read is answered (or fails) before the create</td>
+ * <td>CREATING; the queue is read again once the node is known</td>
+ * <td>{@code ProtectedRecoveryTests}</td>
+ * </tr>
+ * <tr>
+ * <td>CREATING</td>
+ * <td>the create is answered with the node's stat</td>
+ * <td>QUEUED (a downgrade: see below)</td>
+ * <td>{@code CuratorLocksTest}</td>
+ * </tr>
+ * <tr>
+ * <td>CREATING</td>
+ * <td>the create is answered by Curator's protected-mode recovery, without a stat</td>
+ * <td>CONFIRMING: the node's stat is read</td>
+ * <td>{@code ProtectedRecoveryTests}</td>
+ * </tr>
+ * <tr>
+ * <td>CREATING</td>
+ * <td>a parent is missing</td>
+ * <td>CREATING, parents made first; STALLED for 50 ms if they went missing again</td>
+ * <td>{@code NamespaceReapedTest}, {@code FencingAfterReapTest}</td>
+ * </tr>
+ * <tr>
+ * <td>CREATING</td>
+ * <td>the create or a parent's create is refused (no access, a bad ACL)</td>
+ * <td>ABANDONED; the attempt fails with ZooKeeper's answer</td>
+ * <td>{@code RefusedParentsTests}, {@code ZookeeperAuthenticationTests}</td>
+ * </tr>
+ * <tr>
+ * <td>CREATING</td>
+ * <td>the create fails for want of a connection</td>
+ * <td>STALLED without a node</td>
+ * <td>{@code DeadlineWithServerDownTest}, the history checker</td>
+ * </tr>
+ * <tr>
+ * <td>CONFIRMING</td>
+ * <td>the stat is read</td>
+ * <td>QUEUED</td>
+ * <td>{@code ProtectedRecoveryTests}</td>
+ * </tr>
+ * <tr>
+ * <td>CONFIRMING</td>
+ * <td>the node is gone, or the read fails for want of a connection</td>
+ * <td>as "our node is gone" below; STALLED with a node but no stat</td>
+ * <td>the history checker</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>the node was made through another ZooKeeper handle than the create was sent with
+ * (Curator sent it again in a new session)</td>
+ * <td>as "our node is gone"</td>
+ * <td>the history checker</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>the driver says the node holds, the client is connected and the node belongs to the
+ * session in use</td>
+ * <td>HOLDS; watches removed; the owner is granted the node</td>
+ * <td>{@code CuratorLocksTest}</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>the driver says the node holds, but the connection is down</td>
+ * <td>STALLED: looked at again when it is back</td>
+ * <td>{@code ServerRestartFaultTest}</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>the driver says the node holds, but Curator replaced the node's session</td>
+ * <td>as "our node is gone"</td>
+ * <td>{@code ConnectionLossTest}, the history checker</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>the driver says the node waits</td>
+ * <td>QUEUED, watching one node (mutex, writer, reader) or the queue (lease)</td>
+ * <td>{@code HotKeyQueueingTest}, {@code ReadWriteLockTest}, {@code SemaphoreTest}</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>a watch fires</td>
+ * <td>QUEUED; the queue is read</td>
+ * <td>{@code HotKeyQueueingTest}</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>our node is gone (its session ended, or it was deleted)</td>
+ * <td>CREATING with a new node, or ABANDONED when the owner may not queue again (a
+ * semaphore lease: the attempt starts over at the guard; a downgrade: the attempt fails
+ * with a {@code LockLostException})</td>
+ * <td>{@code SessionExpiryFaultTest}, {@code DowngradeSafetyTests}</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>a read or a watch fails for want of a connection</td>
+ * <td>STALLED</td>
+ * <td>{@code ServerRestartFaultTest}, {@code QuorumLossFaultTest}</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED (downgrade)</td>
+ * <td>the node of a reader entering its write lock is known</td>
+ * <td>HOLDS with the write lock's token, if the write lock is still held and the node is
+ * of its session; otherwise ABANDONED with a {@code LockLostException}</td>
+ * <td>{@code DowngradeSafetyTests}</td>
+ * </tr>
+ * <tr>
+ * <td>STALLED</td>
+ * <td>the connection is back (resume)</td>
+ * <td>CREATING (no node), CONFIRMING (no stat) or QUEUED with the queue read again</td>
+ * <td>{@code ServerRestartFaultTest}, {@code DeadlineWithServerDownTest}</td>
+ * </tr>
+ * <tr>
+ * <td>any but HOLDS</td>
+ * <td>the attempt ends without the lock (deadline, try-once, cancellation, closed
+ * locks)</td>
+ * <td>ABANDONED: the node is deleted (in the background, guaranteed) and our watches are
+ * removed</td>
+ * <td>{@code WatchRemovalTests}, {@code ClosedLocksTests}, {@code AsyncAcquisitionTest}</td>
+ * </tr>
+ * <tr>
+ * <td>ABANDONED</td>
+ * <td>a create is answered late</td>
+ * <td>ABANDONED; its node is deleted</td>
+ * <td>{@code AcquisitionSafetyTest}</td>
+ * </tr>
+ * </table>
+ * Transitions no single test can force (they need a session to end between two particular
+ * answers) are explored by the seeded, randomized history checker under faults.
  */
 @NullMarked
 package io.github.distlock.curator;

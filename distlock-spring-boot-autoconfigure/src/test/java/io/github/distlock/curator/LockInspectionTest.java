@@ -96,6 +96,37 @@ class LockInspectionTest {
 		writer.get().close();
 	}
 
+	/**
+	 * A writer that downgrades holds both sides at its write lock's place; a writer of
+	 * another node queued behind waits. The endpoint asks the protocols' drivers (issue
+	 * 18, item 9), and knows the read side entered the write side: it holds, with the
+	 * write side's token.
+	 */
+	@Test
+	void downgradedReadHoldsWithTheWriteTokenAndTheNextWriterWaits() throws Exception {
+		CuratorLocks node = this.zookeeper.newNode();
+		CuratorLocks other = this.zookeeper.newNode();
+		try (LockHandle write = node.readWrite("ledger").writeLock().acquire(Duration.ofSeconds(5))) {
+			CompletableFuture<LockHandle> nextWriter = other.readWrite("ledger")
+				.writeLock()
+				.acquireAsync(Duration.ofSeconds(10));
+			await().atMost(Duration.ofSeconds(10)).until(() -> participants(node, "ledger").size() == 2);
+			try (LockHandle read = node.readWrite("ledger").readLock().acquire(Duration.ofSeconds(5))) {
+				List<LockParticipant> participants = participants(node, "ledger");
+				assertThat(participants).filteredOn(LockParticipant::holder)
+					.extracting(LockParticipant::side, LockParticipant::fencingToken)
+					.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("write", write.fencingToken()),
+							org.assertj.core.groups.Tuple.tuple("read", write.fencingToken()));
+				assertThat(participants).filteredOn((participant) -> !participant.holder())
+					.singleElement()
+					.extracting(LockParticipant::side)
+					.isEqualTo("write");
+			}
+			write.close();
+			nextWriter.get().close();
+		}
+	}
+
 	private static List<LockParticipant> participants(CuratorLocks node, String path) {
 		return node.inspect(LockPath.parse(path)).stream().flatMap((queue) -> queue.participants().stream()).toList();
 	}

@@ -61,7 +61,19 @@ class AsyncSessionExpiryFaultTest {
 
 	@BeforeEach
 	void holderConnected() {
-		await().atMost(Duration.ofSeconds(15)).until(() -> holderClient().getZookeeperClient().isConnected());
+		try {
+			await().atMost(Duration.ofSeconds(15)).until(() -> holderClient().getZookeeperClient().isConnected());
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			// What held up the client's new session, for the report.
+			Thread.getAllStackTraces().forEach((thread, stack) -> {
+				System.out.println("THREAD " + thread.getName() + " " + thread.getState());
+				for (StackTraceElement element : stack) {
+					System.out.println("    at " + element);
+				}
+			});
+			throw ex;
+		}
 	}
 
 	private static CuratorFramework holderClient() {

@@ -2,11 +2,14 @@ package io.github.distlock.testsupport;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.LockTimeoutException;
@@ -54,20 +57,54 @@ public final class Faults {
 	}
 
 	/**
+	 * End a client's session on the server, as the server does when the session times
+	 * out: a second handle attaches to the session and closes it, so the server deletes
+	 * the session's ephemeral nodes at once and watchers of them fire. The client itself
+	 * learns of it only when it next talks to the server (its ping, at the latest after a
+	 * third of the session timeout), and Curator then reports the session LOST and starts
+	 * a new one. Returns once the session is gone on the server.
+	 * @return the id of the session that was ended
+	 */
+	public static long killSession(CuratorFramework client) throws Exception {
+		ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+		long session = zooKeeper.getSessionId();
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper intruder = new ZooKeeper(client.getZookeeperClient().getCurrentConnectionString(),
+				zooKeeper.getSessionTimeout(), (event) -> {
+					if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+						connected.countDown();
+					}
+				}, session, zooKeeper.getSessionPasswd());
+		try {
+			if (!connected.await(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("Could not attach to session 0x" + Long.toHexString(session));
+			}
+		}
+		finally {
+			// Closing a handle closes its session on the server.
+			intruder.close();
+		}
+		return session;
+	}
+
+	/**
 	 * Run an acquisition that must give up, in the background, and return how long it
-	 * took to give up, in ms; the future fails if the lock was acquired.
+	 * waited when it gave up, in ms, as the engine measured it at that moment (DESIGN §2
+	 * invariant 4 is about the attempt's end, not about when a thread of a loaded machine
+	 * is scheduled again to learn of it); the future fails if the lock was acquired.
 	 * @param acquisition acquires with a wait time, and releases what it acquired
 	 * @param callers where it runs
 	 */
 	public static CompletableFuture<Long> giveUpTime(Runnable acquisition, Executor callers) {
 		return CompletableFuture.supplyAsync(() -> {
-			long start = System.nanoTime();
 			try {
 				acquisition.run();
 				throw new AssertionError("acquired");
 			}
 			catch (LockTimeoutException ex) {
-				return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+				Duration waited = ex.getWaited()
+					.orElseThrow(() -> new AssertionError("the engine did not measure its wait", ex));
+				return waited.toMillis();
 			}
 		}, callers);
 	}

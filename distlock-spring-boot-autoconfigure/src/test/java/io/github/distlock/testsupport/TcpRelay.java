@@ -17,10 +17,12 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A loopback TCP relay in front of a server, for faults of the network rather than of the
  * server: it can stop forwarding while keeping the connections open (a hung server, a
- * stalled network path: the client notices only by its own timeouts), and it can drop
- * every connection at once (the client notices at once and reconnects through the relay),
- * and it can add latency to each direction (a slow network: every request still arrives,
- * in order, later). Clients connect to {@link #connectString()}.
+ * stalled network path: the client notices only by its own timeouts), it can hold back
+ * the server's replies only (requests are carried out, their answers lost once the
+ * connection drops), and it can drop every connection at once (the client notices at once
+ * and reconnects through the relay), and it can add latency to each direction (a slow
+ * network: every request still arrives, in order, later). Clients connect to
+ * {@link #connectString()}.
  */
 public final class TcpRelay implements AutoCloseable {
 
@@ -33,6 +35,8 @@ public final class TcpRelay implements AutoCloseable {
 	private final Object gate = new Object();
 
 	private boolean paused;
+
+	private boolean holdingReplies;
 
 	private volatile long latencyNanos;
 
@@ -74,6 +78,25 @@ public final class TcpRelay implements AutoCloseable {
 	}
 
 	/**
+	 * Stop forwarding the server's replies, keeping the connections open and forwarding
+	 * the client's requests: the server carries them out, and the client learns nothing
+	 * of it (a reply lost on its way, once the connection drops).
+	 */
+	public void holdReplies() {
+		synchronized (this.gate) {
+			this.holdingReplies = true;
+		}
+	}
+
+	/** Forward the server's replies again, those held back first. */
+	public void releaseReplies() {
+		synchronized (this.gate) {
+			this.holdingReplies = false;
+			this.gate.notifyAll();
+		}
+	}
+
+	/**
 	 * Delay everything that passes the relay, in each direction, by the given time.
 	 * @param oneWay the delay per direction; zero for none
 	 */
@@ -104,8 +127,8 @@ public final class TcpRelay implements AutoCloseable {
 				}
 				this.sockets.add(inbound);
 				this.sockets.add(outbound);
-				pump(inbound, outbound);
-				pump(outbound, inbound);
+				pump(inbound, outbound, false);
+				pump(outbound, inbound, true);
 			}
 		}
 		catch (IOException ex) {
@@ -113,7 +136,7 @@ public final class TcpRelay implements AutoCloseable {
 		}
 	}
 
-	private void pump(Socket from, Socket to) {
+	private void pump(Socket from, Socket to, boolean replies) {
 		BlockingQueue<Chunk> chunks = new LinkedBlockingQueue<>();
 		Thread reader = new Thread(() -> {
 			byte[] buffer = new byte[8192];
@@ -142,7 +165,7 @@ public final class TcpRelay implements AutoCloseable {
 						LockSupport.parkNanos(wait);
 					}
 					synchronized (this.gate) {
-						while (this.paused) {
+						while (this.paused || (replies && this.holdingReplies)) {
 							this.gate.wait();
 						}
 					}

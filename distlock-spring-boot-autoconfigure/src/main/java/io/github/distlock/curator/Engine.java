@@ -1,0 +1,39 @@
+package io.github.distlock.curator;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import io.github.distlock.core.LockKind;
+import io.github.distlock.core.LockPath;
+
+/**
+ * What the parts of an acquisition ({@link Attempt}, its {@link QueuePosition}s, its
+ * {@link Hold}) need of the engine of their client, and all they may reach: the client to
+ * send requests with, the {@linkplain EngineThreads threads} work runs on, the
+ * {@linkplain SessionWatch session} and what follows it, the client's
+ * {@linkplain LocalQueues local queues}, and the event listeners. {@link CuratorLocks} is
+ * the application's side of the same engine.
+ */
+interface Engine {
+
+	/** The client requests are sent with; its namespace is the lock root. */
+	CuratorFramework client();
+
+	/** Who this client is, for the data of its lock nodes. */
+	HolderIdentity identity();
+
+	/** Where work runs. */
+	EngineThreads threads();
+
+	/** The session, and the holds and attempts that follow it. */
+	SessionWatch session();
+
+	/** This client's queues of exclusive locks. */
+	LocalQueues localQueues();
+
+	/** Start following one acquisition for the event listeners. */
+	Events events(LockKind kind, LockPath path);
+
+	/** Whether the locks were closed: no attempt may start any more. */
+	boolean isClosed();
+
+}

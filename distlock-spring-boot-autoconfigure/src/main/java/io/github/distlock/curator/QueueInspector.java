@@ -1,0 +1,183 @@
+package io.github.distlock.curator;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.core.LockKind;
+import io.github.distlock.core.LockParticipant;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockQueue;
+
+/**
+ * Who holds and who waits for the locks at one path, as ZooKeeper has them now, decided
+ * by the protocols' own {@link QueueDriver}s, as they decide for our own nodes. Reads
+ * with Curator's blocking calls: for the endpoint, not for hot paths.
+ */
+final class QueueInspector {
+
+	private final CuratorFramework client;
+
+	QueueInspector(CuratorFramework client) {
+		this.client = client;
+	}
+
+	/** The queues of every kind of lock at the path that has nodes. */
+	List<LockQueue> inspect(LockPath path) throws Exception {
+		List<LockQueue> queues = new ArrayList<>(3);
+		String mutex = CuratorLock.queuePath(LockKind.MUTEX, path);
+		add(queues, "mutex", mutex, exclusiveQueue(mutex));
+		String readWrite = CuratorLock.queuePath(LockKind.READ, path);
+		add(queues, "read_write", readWrite, readWriteQueue(readWrite));
+		String semaphore = CuratorLock.queuePath(LockKind.SEMAPHORE, path);
+		add(queues, "semaphore", semaphore, semaphoreQueue(semaphore));
+		return queues;
+	}
+
+	private static void add(List<LockQueue> queues, String kind, String node, List<LockParticipant> participants) {
+		if (!participants.isEmpty()) {
+			queues.add(new LockQueue(kind, node, participants));
+		}
+	}
+
+	private List<LockParticipant> exclusiveQueue(String queuePath) throws Exception {
+		List<String> children = children(queuePath);
+		List<String> sorted = QueueDriver.sorted(children, QueueDriver.LOCK_NAME);
+		Map<String, Node> nodes = read(queuePath, sorted);
+		List<LockParticipant> participants = new ArrayList<>(nodes.size());
+		nodes.forEach((name, node) -> participants
+			.add(node.participant(QueueDriver.MUTEX.holds(children, name), null, node.stat.getCzxid())));
+		return participants;
+	}
+
+	private List<LockParticipant> readWriteQueue(String queuePath) throws Exception {
+		List<String> children = children(queuePath);
+		List<String> sorted = QueueDriver.sorted(children, QueueDriver.READ_NAME, QueueDriver.WRITE_NAME);
+		Map<String, Node> nodes = read(queuePath, sorted);
+		// A reader at its own session's writer's place entered that writer's hold (a
+		// downgrade): it holds while the writer does, and carries the writer's token.
+		Map<String, Node> enteredWriters = new LinkedHashMap<>();
+		nodes.forEach((name, node) -> {
+			if (QueueDriver.isNode(name, QueueDriver.READ_NAME)) {
+				int sequence = QueueDriver.sequence(name, QueueDriver.READ_NAME);
+				nodes.forEach((other, writer) -> {
+					if (QueueDriver.isNode(other, QueueDriver.WRITE_NAME)
+							&& QueueDriver.sequence(other, QueueDriver.WRITE_NAME) == sequence
+							&& writer.stat.getEphemeralOwner() == node.stat.getEphemeralOwner()) {
+						enteredWriters.put(name, writer);
+					}
+				});
+			}
+		});
+		List<String> queue = new ArrayList<>(children);
+		queue.removeAll(enteredWriters.keySet());
+		List<LockParticipant> participants = new ArrayList<>(nodes.size());
+		nodes.forEach((name, node) -> {
+			Node writer = enteredWriters.get(name);
+			if (writer != null) {
+				participants
+					.add(node.participant(QueueDriver.WRITE.holds(queue, writer.name), "read", writer.stat.getCzxid()));
+				return;
+			}
+			boolean write = QueueDriver.isNode(name, QueueDriver.WRITE_NAME);
+			QueueDriver driver = write ? QueueDriver.WRITE : QueueDriver.READ;
+			participants
+				.add(node.participant(driver.holds(queue, name), write ? "write" : "read", node.stat.getCzxid()));
+		});
+		return participants;
+	}
+
+	private List<LockParticipant> semaphoreQueue(String semaphorePath) throws Exception {
+		int permits = Integer.MAX_VALUE;
+		try {
+			byte[] data = this.client.getData().forPath(semaphorePath);
+			permits = Integer.parseInt(new String(data, StandardCharsets.UTF_8));
+		}
+		catch (KeeperException.NoNodeException | NumberFormatException ex) {
+			// Not written by distlock: every lease counts as held.
+		}
+		String guardPath = ZKPaths.makePath(semaphorePath, SemaphoreAttempt.GUARD);
+		List<String> guardChildren = children(guardPath);
+		Map<String, Node> guards = read(guardPath, QueueDriver.sorted(guardChildren, QueueDriver.LOCK_NAME));
+		long guardHolder = guards.entrySet()
+			.stream()
+			.filter((entry) -> QueueDriver.MUTEX.holds(guardChildren, entry.getKey()))
+			.mapToLong((entry) -> entry.getValue().stat.getEphemeralOwner())
+			.findFirst()
+			.orElse(0);
+		String leasesPath = ZKPaths.makePath(semaphorePath, SemaphoreAttempt.LEASES);
+		List<String> sortedLeases = QueueDriver.sorted(children(leasesPath), QueueDriver.LEASE_NAME);
+		Map<String, Node> leases = read(leasesPath, sortedLeases);
+		String guardHoldersNewest = null;
+		for (Map.Entry<String, Node> lease : leases.entrySet()) {
+			if (guardHolder != 0 && lease.getValue().stat.getEphemeralOwner() == guardHolder) {
+				guardHoldersNewest = lease.getKey();
+			}
+		}
+		List<String> holders = QueueDriver.lease(permits).holders(new ArrayList<>(leases.keySet()), guardHoldersNewest);
+		List<LockParticipant> participants = new ArrayList<>(leases.size() + guards.size());
+		leases.forEach((name, node) -> {
+			boolean holds = holders.contains(name);
+			participants.add(node.participant(holds, holds ? "lease" : "waiting", node.stat.getCzxid()));
+		});
+		// A holder of the guard without a lease yet, and those queued for the guard,
+		// wait.
+		guards.forEach((name, node) -> participants.add(node.participant(false, "waiting", node.stat.getCzxid())));
+		return participants;
+	}
+
+	private List<String> children(String path) throws Exception {
+		try {
+			return this.client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+	}
+
+	/** Read the given children, in order, leaving out those gone meanwhile. */
+	private Map<String, Node> read(String parent, List<String> children) throws Exception {
+		Map<String, Node> nodes = new LinkedHashMap<>();
+		for (String child : children) {
+			Stat stat = new Stat();
+			try {
+				byte[] data = this.client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(parent, child));
+				nodes.put(child, new Node(child, stat, (data != null) ? data : new byte[0]));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				// Released meanwhile.
+			}
+		}
+		return nodes;
+	}
+
+	/** The sequence number ZooKeeper appended to a sequential node's name. */
+	static long sequence(String name) {
+		for (String lockName : new String[] { QueueDriver.LOCK_NAME, QueueDriver.READ_NAME, QueueDriver.WRITE_NAME,
+				QueueDriver.LEASE_NAME }) {
+			if (QueueDriver.isNode(name, lockName)) {
+				return QueueDriver.sequence(name, lockName);
+			}
+		}
+		return Long.MAX_VALUE;
+	}
+
+	private record Node(String name, Stat stat, byte[] data) {
+
+		LockParticipant participant(boolean holder, @Nullable String side, long token) {
+			return new LockParticipant(this.name, sequence(this.name), token,
+					Instant.ofEpochMilli(this.stat.getCtime()), holder, side, this.stat.getEphemeralOwner(), this.data);
+		}
+
+	}
+
+}

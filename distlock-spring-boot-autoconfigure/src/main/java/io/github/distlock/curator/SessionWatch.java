@@ -1,0 +1,391 @@
+package io.github.distlock.curator;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockReleaseException;
+import io.github.distlock.core.LockState;
+
+/**
+ * The session of one client, and what follows it: the connection state, the namespace
+ * node, the {@link Hold}s (held or in doubt while suspended, lost when the session ends)
+ * and the {@link Attempt}s in flight (resumed when the connection returns). It also sends
+ * what must reach ZooKeeper whatever the connection does: releases, deletes of nodes
+ * nobody holds, and removals of watches nobody needs.
+ * <p>
+ * A hold is lost when the session that owns its node ends, whether or not Curator
+ * reported it yet: Curator replaces its ZooKeeper handle when the session expires, so a
+ * node made through an older handle ({@link #clientInstance()}) belongs to a dead
+ * session.
+ */
+final class SessionWatch {
+
+	private static final Logger logger = LoggerFactory.getLogger(SessionWatch.class);
+
+	private final CuratorFramework client;
+
+	private final ConnectionLossPolicy policy;
+
+	private final EngineThreads threads;
+
+	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+
+	private final Set<Attempt> attempts = ConcurrentHashMap.newKeySet();
+
+	// Holds whose delete failed for want of a connection: sent again when it returns.
+	private final Set<Hold> unconfirmedReleases = ConcurrentHashMap.newKeySet();
+
+	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
+
+	private final ConnectionStateListener listener = (client, state) -> connectionStateChanged(state);
+
+	// Whether the client's namespace node is known to exist. Until it is, Curator makes
+	// sure of it, waiting for ZooKeeper, on the thread of each request's forPath(): no
+	// request is sent before a thread of distlock's own has done it once.
+	private volatile boolean namespaceReady;
+
+	private final AtomicBoolean preparingNamespace = new AtomicBoolean();
+
+	// Whether the client was ever connected: a try-once waits for the first connection,
+	// but not for a lost one to return.
+	private volatile boolean everConnected;
+
+	SessionWatch(CuratorFramework client, ConnectionLossPolicy policy, EngineThreads threads) {
+		this.client = client;
+		this.policy = policy;
+		this.threads = threads;
+		String namespace = client.getNamespace();
+		this.namespaceReady = namespace == null || namespace.isEmpty();
+	}
+
+	/** Start following the client's connection state. */
+	void start() {
+		this.client.getConnectionStateListenable().addListener(this.listener);
+		if (isConnected()) {
+			this.everConnected = true;
+			prepareNamespace();
+		}
+	}
+
+	/** Stop following the client's connection state. */
+	void stop() {
+		this.client.getConnectionStateListenable().removeListener(this.listener);
+	}
+
+	// Connection state
+
+	private void connectionStateChanged(ConnectionState state) {
+		switch (state) {
+			case SUSPENDED -> {
+				boolean suspendedIsLost = this.policy == ConnectionLossPolicy.SUSPENDED;
+				for (Hold hold : this.holds) {
+					if (hold.suspended(suspendedIsLost)) {
+						reportLoss(hold);
+					}
+				}
+				this.attempts.forEach(Attempt::suspended);
+			}
+			case LOST -> {
+				this.holds.forEach(this::lose);
+				// Their nodes died with the session.
+				for (Hold hold : this.unconfirmedReleases) {
+					this.unconfirmedReleases.remove(hold);
+					hold.released().complete(null);
+				}
+			}
+			case CONNECTED, RECONNECTED -> {
+				this.everConnected = true;
+				prepareNamespace();
+				for (Hold hold : this.holds) {
+					// Curator reports no second LOST while it is still in the lost state,
+					// so a session that expired again meanwhile shows only here.
+					if (!isCurrent(hold)) {
+						lose(hold);
+					}
+					else {
+						hold.reconnected();
+					}
+				}
+				for (Hold hold : this.unconfirmedReleases) {
+					this.unconfirmedReleases.remove(hold);
+					sendRelease(hold);
+				}
+				this.attempts.forEach(Attempt::resume);
+			}
+			default -> {
+			}
+		}
+	}
+
+	/** Whether the client is connected now. */
+	boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	/** Whether the client was connected once, and is not now. */
+	boolean isDisconnected() {
+		return this.everConnected && !isConnected();
+	}
+
+	/** Whether requests may be sent now: connected, and the namespace node exists. */
+	boolean isReady() {
+		return this.namespaceReady && isConnected();
+	}
+
+	/** Curator's index of the ZooKeeper handle (and so of the session) in use now. */
+	long clientInstance() {
+		return this.client.getZookeeperClient().getInstanceIndex();
+	}
+
+	/** The servers the client connects to, for messages. */
+	String connectString() {
+		return this.client.getZookeeperClient().getCurrentConnectionString();
+	}
+
+	/** The full ZooKeeper path of a path relative to the client's namespace. */
+	String namespaced(String path) {
+		String namespace = this.client.getNamespace();
+		return (namespace == null || namespace.isEmpty()) ? path : ZKPaths.makePath(namespace, path);
+	}
+
+	/**
+	 * Let Curator make sure the namespace node exists, on a thread of distlock's own, and
+	 * go on with the attempts that waited for it; when ZooKeeper refuses (access,
+	 * credentials), fail them with its answer instead of letting them wait.
+	 */
+	void prepareNamespace() {
+		if (this.namespaceReady || !this.preparingNamespace.compareAndSet(false, true)) {
+			return;
+		}
+		boolean accepted = this.threads.prepareNamespace(() -> {
+			Exception refused = null;
+			try {
+				this.client.checkExists().forPath("/");
+				this.namespaceReady = true;
+			}
+			catch (Exception ex) {
+				if (ex instanceof KeeperException keeper && !isConnectionProblem(keeper.code())) {
+					refused = keeper;
+				}
+				logger.debug("Namespace of {} not ready yet: {}", connectString(), ex.toString());
+			}
+			finally {
+				this.preparingNamespace.set(false);
+			}
+			if (this.namespaceReady) {
+				this.attempts.forEach(Attempt::resume);
+			}
+			else if (refused != null) {
+				for (Attempt attempt : this.attempts) {
+					attempt.failBeforeBegin(refused);
+				}
+			}
+		});
+		if (!accepted) {
+			this.preparingNamespace.set(false);
+		}
+	}
+
+	static boolean isConnectionProblem(KeeperException.Code code) {
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
+				|| code == KeeperException.Code.OPERATIONTIMEOUT || code == KeeperException.Code.SESSIONMOVED;
+	}
+
+	// Attempts
+
+	/** Follow an attempt until it ends: it is resumed when the connection returns. */
+	void follow(Attempt attempt) {
+		this.attempts.add(attempt);
+	}
+
+	/** Stop following an attempt that ended. */
+	void unfollow(Attempt attempt) {
+		this.attempts.remove(attempt);
+	}
+
+	/** The attempts in flight. */
+	Set<Attempt> attempts() {
+		return this.attempts;
+	}
+
+	// Holds
+
+	/** Start following a new hold's session. */
+	void register(Hold hold) {
+		this.holds.add(hold);
+		// The session may have expired, or the connection dropped, since the grant.
+		if (!isCurrent(hold)) {
+			lose(hold);
+		}
+		else if (!isConnected() && hold.suspended(this.policy == ConnectionLossPolicy.SUSPENDED)) {
+			reportLoss(hold);
+		}
+	}
+
+	/** The holds followed now. */
+	Set<Hold> holds() {
+		return this.holds;
+	}
+
+	/**
+	 * Return what the holder should know about a hold now: its state, or lost if the
+	 * session that owns its node was replaced, whether or not an event said so yet.
+	 */
+	LockState stateOf(Hold hold) {
+		LockState state = hold.currentState();
+		if ((state == LockState.HELD || state == LockState.IN_DOUBT) && !isCurrent(hold)) {
+			lose(hold);
+			return LockState.LOST;
+		}
+		return state;
+	}
+
+	private boolean isCurrent(Hold hold) {
+		return hold.node().clientInstance() == clientInstance();
+	}
+
+	private void lose(Hold hold) {
+		if (hold.lost()) {
+			reportLoss(hold);
+		}
+	}
+
+	/**
+	 * Add a listener told once of every held lock that becomes lost, on the loss-report
+	 * thread.
+	 */
+	void addLossListener(Consumer<HeldLock> listener) {
+		this.lossListeners.add(listener);
+	}
+
+	private void reportLoss(Hold hold) {
+		this.threads.reportLoss(() -> {
+			HeldLock lost = hold.snapshot();
+			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.thread(), lost.since());
+			hold.events().lost();
+			for (Consumer<HeldLock> listener : this.lossListeners) {
+				try {
+					listener.accept(lost);
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Lock loss listener failed", ex);
+				}
+			}
+		});
+	}
+
+	// Requests that must reach ZooKeeper
+
+	/**
+	 * Release a hold: send the delete of its node, and complete its confirmation when
+	 * ZooKeeper answers. Without a connection the delete is sent again when the
+	 * connection returns (Curator's guaranteed delete retries it too), unless the session
+	 * ends first, which deletes the node.
+	 */
+	void release(Hold hold) {
+		this.holds.remove(hold);
+		send(() -> sendRelease(hold));
+	}
+
+	private void sendRelease(Hold hold) {
+		String path = hold.node().path();
+		try {
+			this.client.delete().guaranteed().inBackground((client, event) -> {
+				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+				switch (code) {
+					case OK, NONODE, SESSIONEXPIRED -> hold.released().complete(null);
+					case CONNECTIONLOSS, OPERATIONTIMEOUT -> {
+						this.unconfirmedReleases.add(hold);
+						if (isConnected()) {
+							// The connection returned before this answer came.
+							this.unconfirmedReleases.remove(hold);
+							sendRelease(hold);
+						}
+					}
+					default -> hold.released()
+						.completeExceptionally(new LockReleaseException("Releasing lock '" + hold.path()
+								+ "' failed: ZooKeeper refused to delete " + path + ": " + code, null));
+				}
+			}).forPath(path);
+		}
+		catch (Exception ex) {
+			hold.released()
+				.completeExceptionally(new LockReleaseException(
+						"Releasing lock '" + hold.path() + "' failed: " + ex.getMessage(), ex));
+		}
+	}
+
+	/** Number of releases waiting for the connection to return. */
+	int unconfirmedReleases() {
+		return this.unconfirmedReleases.size();
+	}
+
+	/**
+	 * Delete a node nobody holds (an abandoned attempt's, a semaphore's guard) in the
+	 * background, guaranteed: retried until it is gone or its session ends.
+	 */
+	void deleteInBackground(String path) {
+		send(() -> {
+			try {
+				this.client.delete().guaranteed().inBackground().forPath(path);
+			}
+			catch (Exception ex) {
+				logger.warn("Could not delete lock node {}; it is deleted with its session", path, ex);
+			}
+		});
+	}
+
+	/**
+	 * Remove a watch nobody needs any more (an abandoned or granted position's), as
+	 * Curator's recipes do when they stop waiting: otherwise it stays registered until
+	 * its node changes, and is set again on every reconnection. Without a connection only
+	 * the client forgets it, and so does not set it again.
+	 */
+	void removeWatch(Watcher watcher, String path, Watcher.WatcherType type) {
+		send(() -> removeWatch(watcher, path, type, !isConnected()));
+	}
+
+	private void removeWatch(Watcher watcher, String path, Watcher.WatcherType type, boolean locally) {
+		try {
+			if (locally) {
+				this.client.watchers().remove(watcher).ofType(type).locally().quietly().inBackground().forPath(path);
+			}
+			else {
+				this.client.watchers().remove(watcher).ofType(type).quietly().inBackground().forPath(path);
+			}
+		}
+		catch (Exception ex) {
+			logger.debug("Could not remove the watch on {}: {}", path, ex.toString());
+		}
+	}
+
+	/**
+	 * Send a request from this thread while connected (Curator queues it at once), else
+	 * from the request thread: without a connection Curator would block this one until it
+	 * gives up on it.
+	 */
+	void send(Runnable request) {
+		if (isConnected()) {
+			request.run();
+		}
+		else {
+			this.threads.request(request);
+		}
+	}
+
+}
