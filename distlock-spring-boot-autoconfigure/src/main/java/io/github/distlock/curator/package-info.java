@@ -29,8 +29,8 @@
  * application's side (the {@link io.github.distlock.core.Locks} bean) and puts the parts
  * together, each with one job; attempts, positions and holds reach them only through the
  * narrow {@link io.github.distlock.curator.Engine} interface:
- * {@link io.github.distlock.curator.EngineThreads} (where work runs: completions, requests
- * that may wait, loss reports, the namespace, the
+ * {@link io.github.distlock.curator.EngineThreads} (where work runs: completions,
+ * requests that may wait, loss reports, the namespace, the
  * {@link io.github.distlock.curator.DeadlineTimer deadline timer}),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, the holds
  * and attempts that follow it, releases and deletes that must reach ZooKeeper),
@@ -171,7 +171,8 @@
  * locks)</td>
  * <td>ABANDONED: the node is deleted (in the background, guaranteed) and our watches are
  * removed</td>
- * <td>{@code WatchRemovalTests}, {@code ClosedLocksTests}, {@code AsyncAcquisitionTest}</td>
+ * <td>{@code WatchRemovalTests}, {@code ClosedLocksTests},
+ * {@code AsyncAcquisitionTest}</td>
  * </tr>
  * <tr>
  * <td>ABANDONED</td>
