@@ -25,10 +25,10 @@ import io.github.distlock.annotation.OnTimeout;
  * ({@code waitTime = "0"}): the instance that gets it runs the period, the others skip at
  * once ({@code onTimeout = SKIP}). {@code holdAtLeast} keeps the lock for
  * {@code shop.restock.hold-at-least} after it was taken, also when the run took 100 ms,
- * so an instance whose schedule fires a little later still finds it taken and skips.
- * Each run is recorded in {@code restock_runs} with its period, and checked under the
- * lock: an instance that fires later than {@code holdAtLeast} (a long GC pause, a clock
- * that jumped) skips a period that already ran instead of running it twice.
+ * so an instance whose schedule fires a little later still finds it taken and skips. Each
+ * run is recorded in {@code restock_runs} with its period, and checked under the lock: an
+ * instance that fires later than {@code holdAtLeast} (a long GC pause, a clock that
+ * jumped) skips a period that already ran instead of running it twice.
  */
 @Component
 public class RestockJob {
