@@ -45,7 +45,10 @@ until curl -sf "$base/actuator/health" >/dev/null 2>&1; do
   [ $SECONDS -lt $deadline ] || { tail -30 "$work/sample.log" >&2; fail "the sample did not start"; }
   sleep 1
 done
-curl -sf "$base/actuator/prometheus" | grep -q '^distlock_acquire_seconds_count' || fail "no distlock meters at /actuator/prometheus"
+# Meters are registered at a template's first acquisition.
+curl -sf -X POST "$base/api/inventory/widget/purchase?quantity=1" >/dev/null || fail "the first purchase failed"
+curl -sf "$base/actuator/prometheus" >"$work/scrape.txt" || fail "no /actuator/prometheus"
+grep -q '^distlock_acquire_seconds_count' "$work/scrape.txt" || fail "no distlock meters at /actuator/prometheus"
 
 prom_port=$(free_port)
 cat >"$work/prometheus.yml" <<YAML
@@ -65,7 +68,7 @@ prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb"
 pids+=($!)
 prom="http://127.0.0.1:$prom_port"
 deadline=$((SECONDS + 60))
-until curl -sf "$prom/api/v1/query?query=up" | grep -q '"value":\[[0-9.]*,"1"\]'; do
+until curl -sf "$prom/api/v1/query?query=up" 2>/dev/null | grep '"value":\[[0-9.]*,"1"\]' >/dev/null; do
   [ $SECONDS -lt $deadline ] || { tail -20 "$work/prometheus.log" >&2; fail "Prometheus does not scrape the sample"; }
   sleep 1
 done
@@ -172,6 +175,6 @@ JS
 mkdir -p "$(dirname "$out")"
 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
   --disable-component-update --disable-sync --user-data-dir="$work/chromium" --hide-scrollbars \
-  --window-size=1400,1380 --virtual-time-budget=5000 --screenshot="$out" "file://$work/dashboard.html" \
+  --window-size=1400,1460 --virtual-time-budget=5000 --screenshot="$out" "file://$work/dashboard.html" \
   >"$work/chromium.log" 2>&1 || { cat "$work/chromium.log" >&2; fail "chromium"; }
 echo "render-dashboard: wrote $out"
