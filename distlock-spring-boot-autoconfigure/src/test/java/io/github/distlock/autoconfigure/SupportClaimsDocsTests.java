@@ -67,7 +67,10 @@ class SupportClaimsDocsTests {
 		List<String> contradictions = new ArrayList<>();
 		for (Path document : documents()) {
 			for (String statement : statements(document)) {
-				if (!NEGATIVE.matcher(statement).find() || REAL_REFUSAL.matcher(statement).find()) {
+				// A claim in double quotes is quoted, as the changelog quotes what it
+				// fixed.
+				String claimed = statement.replaceAll("\"[^\"]*\"", "\"\"");
+				if (!NEGATIVE.matcher(claimed).find() || REAL_REFUSAL.matcher(claimed).find()) {
 					continue;
 				}
 				for (String shape : supported) {
