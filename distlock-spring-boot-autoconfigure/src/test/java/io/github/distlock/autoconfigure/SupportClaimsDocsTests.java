@@ -15,7 +15,6 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -39,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class SupportClaimsDocsTests {
 
-	private static final Path ROOT = Path.of("..");
+	private static final Path ROOT = MarkdownDocuments.ROOT;
 
 	private static final Path ASYNC = ROOT.resolve("docs").resolve("async.md");
 
@@ -65,7 +64,7 @@ class SupportClaimsDocsTests {
 		Set<String> supported = supportedShapes();
 		assertThat(supported).contains("CompletableFuture", "CompletionStage", "Mono", "Flux", "suspend");
 		List<String> contradictions = new ArrayList<>();
-		for (Path document : documents()) {
+		for (Path document : MarkdownDocuments.all()) {
 			for (String statement : statements(document)) {
 				// A claim in double quotes is quoted, as the changelog quotes what it
 				// fixed.
@@ -148,15 +147,6 @@ class SupportClaimsDocsTests {
 				|| (shape.equals("suspend")
 						&& statement.toLowerCase(Locale.ROOT).matches(".*\\b(coroutines?|suspend functions?)\\b.*"))
 				|| (shape.equals("Mono") && statement.toLowerCase(Locale.ROOT).matches(".*\\breactive types?\\b.*"));
-	}
-
-	private static List<Path> documents() throws IOException {
-		List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CHANGELOG.md"),
-				ROOT.resolve("sample-app").resolve("README.md")));
-		try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(documents::add);
-		}
-		return documents;
 	}
 
 	/**
