@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
@@ -88,21 +89,30 @@ public final class DistlockAutoConfiguration {
 		return client;
 	}
 
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(Locks.class)
+	DistlockTaskThreads distlockTaskThreads(
+			@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor,
+			ObjectProvider<ThreadPoolTaskExecutorBuilder> threadPoolTaskExecutorBuilder) {
+		return DistlockTaskThreads.of(applicationTaskExecutor.getIfAvailable(),
+				threadPoolTaskExecutorBuilder.getIfAvailable());
+	}
+
 	/**
 	 * The locks. Asynchronous acquisitions (and so the methods of asynchronous locked
-	 * calls) complete on Spring Boot's {@code applicationTaskExecutor} (virtual threads
-	 * when {@code spring.threads.virtual.enabled}), or, in a context without one, on
-	 * threads of distlock's own; never on a ZooKeeper thread.
+	 * calls) complete on Spring Boot's {@code applicationTaskExecutor} when it runs
+	 * virtual threads ({@code spring.threads.virtual.enabled}), on a pool built like it
+	 * whose idle threads end after a second when it is a pool of platform threads, or, in
+	 * a context without one, on threads of distlock's own; never on a ZooKeeper thread.
 	 */
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(Locks.class)
 	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties,
-			Environment environment,
-			@Qualifier(APPLICATION_TASK_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> applicationTaskExecutor) {
+			Environment environment, DistlockTaskThreads taskThreads) {
 		Duration waitTime = PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime());
 		String applicationName = environment.getProperty("spring.application.name", "application");
 		return new CuratorLocks(curatorFramework, waitTime, applicationName,
-				properties.getLock().getConnectionLossPolicy(), applicationTaskExecutor.getIfAvailable());
+				properties.getLock().getConnectionLossPolicy(), taskThreads.executor());
 	}
 
 }

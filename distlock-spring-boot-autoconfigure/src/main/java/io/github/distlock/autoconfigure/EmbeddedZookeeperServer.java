@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -90,7 +91,7 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 				.build();
 			this.server = server;
 			this.port = port;
-			server.start(STARTUP_TIMEOUT_MILLIS);
+			startOnDaemonThread(server);
 		}
 		catch (Exception ex) {
 			close();
@@ -142,6 +143,34 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 			catch (IOException ex) {
 				logger.debug("Could not delete " + baseDir, ex);
 			}
+		}
+	}
+
+	/**
+	 * Start the server from a daemon thread and wait for it. Every thread ZooKeeper's
+	 * server starts (its main runner, session tracker, request processors) inherits the
+	 * daemon flag of the thread that creates it, and none sets its own: started from the
+	 * application's main thread, they kept the JVM alive after a non-web application's
+	 * runners had finished, so a batch job or command-line tool never exited. As daemons
+	 * they leave the JVM free to end; Spring's shutdown hook then closes the context,
+	 * which stops the server.
+	 */
+	private static void startOnDaemonThread(ZooKeeperServerEmbedded server) throws Exception {
+		AtomicReference<@Nullable Exception> failure = new AtomicReference<>();
+		Thread starter = new Thread(() -> {
+			try {
+				server.start(STARTUP_TIMEOUT_MILLIS);
+			}
+			catch (Exception ex) {
+				failure.set(ex);
+			}
+		}, "distlock-zookeeper-start");
+		starter.setDaemon(true);
+		starter.start();
+		starter.join();
+		Exception ex = failure.get();
+		if (ex != null) {
+			throw ex;
 		}
 	}
 

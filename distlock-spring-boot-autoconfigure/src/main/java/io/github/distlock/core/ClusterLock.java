@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * One lock in the cluster, at one path. Obtained from {@link Locks}; cheap to obtain, so
@@ -84,7 +85,9 @@ public interface ClusterLock {
 	}
 
 	/**
-	 * Run the action while holding the lock, and release it afterwards.
+	 * Run the action while holding the lock, and release it afterwards. For an action
+	 * that throws no checked exception, {@link #invoke(Duration, Supplier)} and
+	 * {@link #invoke(Duration, Runnable)} spare the caller the {@code throws Exception}.
 	 * @param <T> the result type
 	 * @param waitTime how long to wait for the lock
 	 * @param action the action to run under the lock
@@ -96,6 +99,40 @@ public interface ClusterLock {
 	default <T> T execute(Duration waitTime, Callable<T> action) throws Exception {
 		try (LockHandle handle = acquire(waitTime)) {
 			return action.call();
+		}
+	}
+
+	/**
+	 * Return what the action supplies, computed while holding the lock; the lock is
+	 * released afterwards. For actions that throw no checked exception, so that the
+	 * caller need not handle {@code Exception} (the shape of Spring's
+	 * {@code RetryOperations.invoke}).
+	 * @param <T> the result type
+	 * @param waitTime how long to wait for the lock; zero tries once, negative waits
+	 * forever
+	 * @param action the action to run under the lock
+	 * @return the action's result
+	 * @throws LockTimeoutException if the lock was not acquired in time (the action did
+	 * not run)
+	 */
+	default <T> T invoke(Duration waitTime, Supplier<T> action) {
+		try (LockHandle handle = acquire(waitTime)) {
+			return action.get();
+		}
+	}
+
+	/**
+	 * Run the action while holding the lock, and release it afterwards. For actions that
+	 * return nothing and throw no checked exception.
+	 * @param waitTime how long to wait for the lock; zero tries once, negative waits
+	 * forever
+	 * @param action the action to run under the lock
+	 * @throws LockTimeoutException if the lock was not acquired in time (the action did
+	 * not run)
+	 */
+	default void invoke(Duration waitTime, Runnable action) {
+		try (LockHandle handle = acquire(waitTime)) {
+			action.run();
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Several locks taken together: all of them within one wait time, or none.
@@ -70,6 +71,37 @@ public interface MultiLock {
 	default <T> T execute(Duration waitTime, Callable<T> action) throws Exception {
 		try (MultiLockHandle handle = acquire(waitTime)) {
 			return action.call();
+		}
+	}
+
+	/**
+	 * Return what the action supplies, computed while holding every lock; for actions
+	 * that throw no checked exception (as
+	 * {@link ClusterLock#invoke(Duration, Supplier)}).
+	 * @param <T> the result type
+	 * @param waitTime how long to wait for all of them
+	 * @param action the action
+	 * @return the action's result
+	 * @throws LockTimeoutException if the locks were not all acquired in time (the action
+	 * did not run)
+	 */
+	default <T> T invoke(Duration waitTime, Supplier<T> action) {
+		try (MultiLockHandle handle = acquire(waitTime)) {
+			return action.get();
+		}
+	}
+
+	/**
+	 * Run the action while holding every lock; for actions that return nothing and throw
+	 * no checked exception.
+	 * @param waitTime how long to wait for all of them
+	 * @param action the action
+	 * @throws LockTimeoutException if the locks were not all acquired in time (the action
+	 * did not run)
+	 */
+	default void invoke(Duration waitTime, Runnable action) {
+		try (MultiLockHandle handle = acquire(waitTime)) {
+			action.run();
 		}
 	}
 

@@ -3,8 +3,10 @@ package io.github.distlock.interceptor;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -260,12 +262,14 @@ final class LockAnnotationParser {
 	 */
 	private static void checkParameterNames(Expression expression, String attribute,
 			@Nullable String @Nullable [] parameterNames, String description) {
-		if (parameterNames != null) {
-			return;
-		}
 		Set<String> variables = new LinkedHashSet<>();
 		collectVariables(expression, variables);
-		variables.removeIf((name) -> name.equals("root") || name.equals("this") || POSITIONAL.matcher(name).matches());
+		variables.removeIf((name) -> name.equals("root") || name.equals("this"));
+		if (parameterNames != null) {
+			checkVariablesAreParameters(variables, attribute, parameterNames, description);
+			return;
+		}
+		variables.removeIf((name) -> POSITIONAL.matcher(name).matches());
 		if (!variables.isEmpty()) {
 			String named = variables.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
 			throw new LockConfigurationException(description + ": " + attribute + " refers to " + named
@@ -274,6 +278,38 @@ final class LockAnnotationParser {
 					+ "plugins set it; IDE builds need it in their compiler settings too), or refer to parameters by "
 					+ "position: #p0 (or #a0) for the first");
 		}
+	}
+
+	/**
+	 * Fail now, not on the first call, when an expression refers to a variable that the
+	 * call's evaluation context will not have: a misspelt parameter name ({@code #ordr}),
+	 * or a position past the last parameter ({@code #p2} of a method with two). SpEL
+	 * would evaluate it to {@code null} and the first call would fail.
+	 */
+	private static void checkVariablesAreParameters(Set<String> variables, String attribute,
+			@Nullable String[] parameterNames, String description) {
+		List<String> names = Arrays.stream(parameterNames).filter(Objects::nonNull).toList();
+		List<String> unknown = variables.stream()
+			.filter((name) -> !names.contains(name) && !isPosition(name, parameterNames.length))
+			.map((name) -> "#" + name)
+			.toList();
+		if (unknown.isEmpty()) {
+			return;
+		}
+		String parameters = names.isEmpty() ? "the method has no parameters" : "the method's parameters are "
+				+ names.stream().map((name) -> "#" + name).collect(Collectors.joining(", ")) + ((names.size() == 1)
+						? " (or #p0 by position)" : " (or #p0 to #p" + (names.size() - 1) + " by position)");
+		String which = (unknown.size() == 1) ? unknown.get(0) + ", which is not a parameter of the method"
+				: String.join(", ", unknown) + ", which are not parameters of the method";
+		throw new LockConfigurationException(description + ": " + attribute + " refers to " + which + ": " + parameters
+				+ "; refer to a parameter by its name or position, or to #root.method, #root.args "
+				+ "or #root.target (see docs/paths.md for the variables of an expression)");
+	}
+
+	private static boolean isPosition(String name, int parameterCount) {
+		// A position of more than six digits is past the last parameter of any method.
+		return POSITIONAL.matcher(name).matches() && name.length() <= 7
+				&& Integer.parseInt(name.substring(1)) < parameterCount;
 	}
 
 	private static void collectVariables(Expression expression, Set<String> variables) {

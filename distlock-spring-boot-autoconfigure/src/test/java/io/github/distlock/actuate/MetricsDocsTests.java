@@ -58,14 +58,14 @@ class MetricsDocsTests {
 		}
 	}
 
-	private static ConfigurableApplicationContext start(TestingServer server) {
+	static ConfigurableApplicationContext start(TestingServer server) {
 		return new SpringApplicationBuilder(MetricsApplication.class).web(WebApplicationType.NONE)
 			.run("--distlock.zookeeper.connect-string=" + server.getConnectString(),
 					"--distlock.zookeeper.session-timeout=4s");
 	}
 
 	/** Acquire and release, time out, and lose a lock, so every meter is created. */
-	private static void exerciseEveryOutcome(ConfigurableApplicationContext context) throws Exception {
+	static void exerciseEveryOutcome(ConfigurableApplicationContext context) throws Exception {
 		Locks locks = context.getBean(Locks.class);
 		try (LockHandle held = locks.mutex("docs/held").acquire(Duration.ofSeconds(5))) {
 			CompletableFuture<Void> other = CompletableFuture

@@ -20,19 +20,22 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.AsyncTaskExecutor;
+import org.springframework.core.task.TaskDecorator;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.core.Locks;
 import io.github.distlock.testsupport.PathCounters;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * The auto-configured locks complete asynchronous acquisitions on Spring Boot's
- * {@code applicationTaskExecutor}, so the methods of asynchronous locked calls run there
- * (on virtual threads with {@code spring.threads.virtual.enabled}), never on a ZooKeeper
- * thread; and synchronous locked calls on virtual threads wait without holding a carrier
- * thread each.
+ * The auto-configured locks complete asynchronous acquisitions, so the methods of
+ * asynchronous locked calls run, on a pool built with Spring Boot's task execution
+ * settings whose idle threads end after a second (or on Boot's
+ * {@code applicationTaskExecutor} itself with {@code spring.threads.virtual.enabled}),
+ * never on a ZooKeeper thread; and synchronous locked calls on virtual threads wait
+ * without holding a carrier thread each.
  */
 class DistlockTaskExecutorTests {
 
@@ -55,11 +58,11 @@ class DistlockTaskExecutorTests {
 	}
 
 	@Test
-	void asynchronousLockedMethodsRunOnTheApplicationTaskExecutor() {
+	void asynchronousLockedMethodsRunOnAPoolBuiltLikeTheApplicationTaskExecutorWhoseIdleThreadsEnd() {
 		this.contextRunner.run((context) -> {
 			Work work = context.getBean(Work.class);
-			assertThat(work.mono().block(Duration.ofSeconds(10))).startsWith("task-");
-			assertThat(work.future().get(10, TimeUnit.SECONDS)).startsWith("task-");
+			assertThat(work.mono().block(Duration.ofSeconds(10))).startsWith("distlock-task-");
+			assertThat(work.future().get(10, TimeUnit.SECONDS)).startsWith("distlock-task-");
 			assertThat(context.getBean(Locks.class)
 				.mutex("direct")
 				.acquireAsync(Duration.ofSeconds(5))
@@ -67,8 +70,26 @@ class DistlockTaskExecutorTests {
 					handle.close();
 					return Thread.currentThread().getName();
 				})
-				.get(10, TimeUnit.SECONDS)).startsWith("task-");
+				.get(10, TimeUnit.SECONDS)).startsWith("distlock-task-");
+			// Idle, they end (after a second): a non-web application can exit.
+			await().atMost(Duration.ofSeconds(30)).until(() -> distlockTaskThreads().isEmpty());
 		});
+	}
+
+	@Test
+	void theApplicationsTaskDecoratorAndPoolSettingsApplyToDistlocksThreads() {
+		this.contextRunner.withUserConfiguration(DecoratorConfiguration.class)
+			.withPropertyValues("spring.task.execution.pool.core-size=1", "spring.task.execution.pool.max-size=1",
+					"spring.task.execution.pool.queue-capacity=100")
+			.run((context) -> {
+				Work work = context.getBean(Work.class);
+				assertThat(work.decorated().get(10, TimeUnit.SECONDS)).isEqualTo("decorated");
+				List<CompletableFuture<String>> calls = new ArrayList<>();
+				for (int i = 0; i < 10; i++) {
+					calls.add(work.free(i));
+				}
+				assertThat(calls.stream().map(CompletableFuture::join).distinct()).hasSize(1);
+			});
 	}
 
 	@Test
@@ -114,6 +135,15 @@ class DistlockTaskExecutorTests {
 		}));
 	}
 
+	private static List<String> distlockTaskThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.map(Thread::getName)
+			.filter((name) -> name.startsWith("distlock-task-"))
+			.toList();
+	}
+
 	static boolean currentThreadIsVirtual() {
 		try {
 			return (boolean) Thread.class.getMethod("isVirtual").invoke(Thread.currentThread());
@@ -145,12 +175,42 @@ class DistlockTaskExecutorTests {
 			return CompletableFuture.completedFuture(currentThreadIsVirtual());
 		}
 
+		@DistributedLock(value = "decorated", waitTime = "10s")
+		public CompletableFuture<String> decorated() {
+			return CompletableFuture.completedFuture(String.valueOf(DECORATED.get()));
+		}
+
+		@DistributedLock(value = "free/#{#id}", waitTime = "10s")
+		public CompletableFuture<String> free(int id) {
+			return CompletableFuture.completedFuture(Thread.currentThread().getName());
+		}
+
 		@DistributedLock(value = "#{#path}", waitTime = "2m")
 		public boolean count(PathCounters counters, String path) {
 			int read = counters.enter(path);
 			Thread.yield();
 			counters.leave(path, read);
 			return currentThreadIsVirtual();
+		}
+
+	}
+
+	static final ThreadLocal<String> DECORATED = new ThreadLocal<>();
+
+	@Configuration(proxyBeanMethods = false)
+	static class DecoratorConfiguration {
+
+		@Bean
+		TaskDecorator decorator() {
+			return (task) -> () -> {
+				DECORATED.set("decorated");
+				try {
+					task.run();
+				}
+				finally {
+					DECORATED.remove();
+				}
+			};
 		}
 
 	}

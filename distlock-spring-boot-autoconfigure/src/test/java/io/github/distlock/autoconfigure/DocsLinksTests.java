@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DocsLinksTests {
 
-	private static final Path ROOT = Path.of("..");
-
 	private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
 
 	private static final Pattern HEADING = Pattern.compile("^#{1,6} (.+)$");
@@ -34,7 +31,7 @@ class DocsLinksTests {
 	@Test
 	void relativeLinksLeadToExistingFilesAndHeadings() throws IOException {
 		List<String> broken = new ArrayList<>();
-		for (Path document : documents()) {
+		for (Path document : MarkdownDocuments.all()) {
 			for (String target : links(document)) {
 				if (target.matches("^[a-z]+:.*")) {
 					continue;
@@ -52,15 +49,6 @@ class DocsLinksTests {
 			}
 		}
 		assertThat(broken).isEmpty();
-	}
-
-	private static List<Path> documents() throws IOException {
-		List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CHANGELOG.md"),
-				ROOT.resolve("sample-app").resolve("README.md")));
-		try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(documents::add);
-		}
-		return documents;
 	}
 
 	/** The link targets outside fenced code blocks. */

@@ -13,7 +13,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DocumentedPropertiesTests {
 
-	private static final Path ROOT = Path.of("..");
+	private static final Path ROOT = MarkdownDocuments.ROOT;
 
 	private static final Pattern MENTION = Pattern.compile("(?<![\\w.$/-])distlock\\.[a-z0-9-]+(?:\\.[a-z0-9-]+)*");
 
@@ -41,7 +40,7 @@ class DocumentedPropertiesTests {
 		Set<String> properties = metadataProperties();
 		Set<String> meters = meters();
 		Set<String> unknown = new TreeSet<>();
-		for (Path document : documents()) {
+		for (Path document : MarkdownDocuments.all()) {
 			for (String mention : mentions(document)) {
 				if (!meters.contains(mention) && !known(mention, properties)) {
 					unknown.add(document + ": " + mention);
@@ -94,15 +93,6 @@ class DocumentedPropertiesTests {
 		path.addLast(new String[] { Integer.toString(indent), key.group(2) });
 		String name = path.stream().map((entry) -> entry[1]).collect(Collectors.joining("."));
 		return name.startsWith("distlock.") ? Optional.of(name) : Optional.empty();
-	}
-
-	private static List<Path> documents() throws IOException {
-		List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CHANGELOG.md"),
-				ROOT.resolve("sample-app").resolve("README.md")));
-		try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(documents::add);
-		}
-		return documents;
 	}
 
 	private static Set<String> meters() throws IOException {

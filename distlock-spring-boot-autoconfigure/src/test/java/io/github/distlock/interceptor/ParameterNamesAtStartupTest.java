@@ -1,5 +1,15 @@
 package io.github.distlock.interceptor;
 
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.io.DefaultResourceLoader;
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -35,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * on its first call. The beans are compiled here, with javac's debug information but
  * without {@code -parameters}, so their methods really lack parameter names.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ParameterNamesAtStartupTest {
 
 	@RegisterExtension
@@ -153,6 +164,25 @@ class ParameterNamesAtStartupTest {
 	}
 
 	@Test
+	void startupReportHasTheWholeExplanationUnderDescriptionAndTheWholeFixUnderAction(CapturedOutput output) {
+		Class<?> shipping = shipping(withoutNames);
+		SpringApplication application = new SpringApplication(new DefaultResourceLoader(withoutNames),
+				ReportApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.addInitializers((context) -> ((GenericApplicationContext) context).registerBean(shipping));
+		assertThatException().isThrownBy(() -> application.run("--distlock.zookeeper.connect-string=127.0.0.1:1"));
+		String all = output.getAll();
+		String report = all.substring(all.indexOf("APPLICATION FAILED TO START")).replaceAll("\\s+", " ");
+		String description = report.substring(report.indexOf("Description:"), report.indexOf("Action:"));
+		String action = report.substring(report.indexOf("Action:"));
+		assertThat(description).contains("refers to #order by name")
+			.endsWith("so #order would be null on every call. ");
+		assertThat(action).startsWith("Action: Compile with 'javac -parameters' (Spring Boot's Maven and Gradle "
+				+ "plugins set it; IDE builds need it in their compiler settings too), or refer to parameters by "
+				+ "position: #p0 (or #a0) for the first.");
+	}
+
+	@Test
 	void positionalReferencesNeedNoParameterNames() throws Exception {
 		Class<?> shipping = withoutNames.loadClass("compiled.PositionalShipping");
 		Method ship = shipping.getMethod("ship", withoutNames.loadClass("compiled.PositionalShipping$Order"),
@@ -165,6 +195,12 @@ class ParameterNamesAtStartupTest {
 		Class<?> shipping = shipping(withNames);
 		Method ship = shipping.getMethod("ship", withNames.loadClass("compiled.Shipping$Order"));
 		assertThat(new AnnotationLockOperationSource().getOperation(ship, shipping)).isNotNull();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(DistlockAutoConfiguration.class)
+	static class ReportApplication {
+
 	}
 
 	private static Class<?> shipping(ClassLoader loader) {

@@ -18,14 +18,17 @@ import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.OnTimeout;
 
 /**
- * Refills SKUs that run low, once per period across all instances of the shop.
+ * Refills SKUs that run low, once per period across all instances of the shop, as
+ * docs/scheduled-jobs.md describes.
  * <p>
  * Every instance fires at the same moment (cron). The lock is tried once
- * ({@code waitTime = "0"}): the instance that gets it checks whether the period already
- * ran, runs it and records it; the others skip at once ({@code onTimeout = SKIP}). The
- * lock alone would not be enough: an instance firing a moment after the winner released
- * the lock would run the period again. Checking {@code restock_runs} under the lock is
- * what makes it once per period.
+ * ({@code waitTime = "0"}): the instance that gets it runs the period, the others skip at
+ * once ({@code onTimeout = SKIP}). {@code holdAtLeast} keeps the lock for
+ * {@code shop.restock.hold-at-least} after it was taken, also when the run took 100 ms,
+ * so an instance whose schedule fires a little later still finds it taken and skips. Each
+ * run is recorded in {@code restock_runs} with its period, and checked under the lock: an
+ * instance that fires later than {@code holdAtLeast} (a long GC pause, a clock that
+ * jumped) skips a period that already ran instead of running it twice.
  */
 @Component
 public class RestockJob {
@@ -54,7 +57,8 @@ public class RestockJob {
 	 * Run the job for the current period, unless it already ran.
 	 */
 	@Scheduled(cron = "${shop.restock.cron:0 * * * * *}")
-	@DistributedLock(value = "jobs/restock", waitTime = "0", onTimeout = OnTimeout.SKIP)
+	@DistributedLock(value = "jobs/restock", waitTime = "0", onTimeout = OnTimeout.SKIP,
+			holdAtLeast = "${shop.restock.hold-at-least:30s}")
 	public void restock() {
 		Instant now = this.clock.instant();
 		long period = now.toEpochMilli() / this.properties.restock().period().toMillis();

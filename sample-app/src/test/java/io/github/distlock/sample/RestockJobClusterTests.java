@@ -77,7 +77,7 @@ class RestockJobClusterTests {
 				"--distlock.zookeeper.session-timeout=5s",
 				"--spring.datasource.url=jdbc:h2:mem:restock-cluster;DB_CLOSE_DELAY=-1",
 				"--shop.restock.cron=* * * * * *", "--shop.restock.period=1s", "--shop.restock.work-time=300ms",
-				"--spring.jmx.enabled=false");
+				"--shop.restock.hold-at-least=800ms", "--spring.jmx.enabled=false");
 	}
 
 }
