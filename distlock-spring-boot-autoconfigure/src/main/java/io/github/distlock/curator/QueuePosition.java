@@ -486,6 +486,7 @@ final class QueuePosition {
 				problem(code, this.queuePath);
 				return;
 			}
+			ForeignNodes.check(this.client.getNamespace(), this.queuePath, children, this.driver);
 			QueueDriver.Verdict verdict = this.driver.decide(children, this.nodeName, this.downgrade != null);
 			if (verdict == null) {
 				// Our node is gone: its session expired, or somebody deleted it.

@@ -138,6 +138,38 @@ public final class LockPathTemplate {
 	}
 
 	/**
+	 * The paths this template can give, segment by segment, as far as they are known
+	 * without a call.
+	 * @return the shape
+	 */
+	LockPathShape shape() {
+		List<LockPathShape.Segment> segments = new ArrayList<>();
+		StringBuilder before = new StringBuilder();
+		StringBuilder after = new StringBuilder();
+		boolean dynamic = false;
+		for (Part part : this.parts) {
+			if (part instanceof Dynamic) {
+				dynamic = true;
+				continue;
+			}
+			String text = ((Literal) part).text();
+			int start = 0;
+			int slash;
+			while ((slash = text.indexOf('/', start)) >= 0) {
+				(dynamic ? after : before).append(text, start, slash);
+				segments.add(new LockPathShape.Segment(before.toString(), after.toString(), dynamic));
+				before.setLength(0);
+				after.setLength(0);
+				dynamic = false;
+				start = slash + 1;
+			}
+			(dynamic ? after : before).append(text, start, text.length());
+		}
+		segments.add(new LockPathShape.Segment(before.toString(), after.toString(), dynamic));
+		return new LockPathShape(List.copyOf(segments));
+	}
+
+	/**
 	 * Bind the template to the annotated method: a part that is a plain reference to one
 	 * of its parameters ({@code #name}, {@code #p0}, {@code #a0}), and to no other
 	 * parameter, reads that argument directly on each call instead of evaluating the
