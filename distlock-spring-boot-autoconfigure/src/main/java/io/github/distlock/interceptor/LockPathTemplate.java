@@ -88,8 +88,8 @@ public final class LockPathTemplate {
 			}
 			dynamicInSegment = true;
 			parts.add(new Dynamic(expression));
-			// Any value gives a non-empty segment; a placeholder lets LockPath check the
-			// rest.
+			// Any value gives a non-empty segment; a placeholder lets LockPath check
+			// the rest.
 			sample.append('x');
 		}
 		try {

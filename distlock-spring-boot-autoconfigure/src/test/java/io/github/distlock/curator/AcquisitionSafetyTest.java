@@ -171,8 +171,8 @@ class AcquisitionSafetyTest {
 	void tryOnceOnASemaphoreWithFreePermitsAlwaysSucceeds() throws Exception {
 		CuratorLocks node = this.zookeeper.newNode();
 		await().atMost(Duration.ofSeconds(10)).until(() -> node.client().getZookeeperClient().isConnected());
-		// Why each failed try failed, and after how long: a failure says which way it
-		// came.
+		// Why each failed try failed, and after how long: a failure says which way
+		// it came.
 		List<String> failures = new CopyOnWriteArrayList<>();
 		AtomicInteger successes = new AtomicInteger();
 		ExecutorService pool = Executors.newFixedThreadPool(2);

@@ -198,8 +198,8 @@ class CuratorLocksTest {
 			// The holder asking for it without reentrancy would wait for itself.
 			assertThatExceptionOfType(LockReentryException.class)
 				.isThrownBy(() -> this.node1.nonReentrantMutex("shared-name").acquire(Duration.ofSeconds(5)));
-			// The refused try's node is deleted in the background: one holder's node
-			// stays.
+			// The refused try's node is deleted in the background: one holder's
+			// node stays.
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> this.node1.client().getChildren().forPath("/mutex/shared-name").size() == 1);
 		}

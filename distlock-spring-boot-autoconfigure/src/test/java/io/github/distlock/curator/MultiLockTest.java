@@ -60,8 +60,8 @@ class MultiLockTest {
 				OWN_THREADS);
 		CompletableFuture<Void> ba = CompletableFuture.runAsync(() -> loop(accounts(this.node2, "B", "A"), end, rounds),
 				OWN_THREADS);
-		// Every acquisition waits at most 10 s; a deadlock would surface as a
-		// LockTimeoutException.
+		// Every acquisition waits at most 10 s; a deadlock would surface as
+		// a LockTimeoutException.
 		CompletableFuture.allOf(ab, ba).get(60, TimeUnit.SECONDS);
 		assertThat(rounds.get()).isPositive();
 	}

@@ -37,8 +37,8 @@ class NestedPathsTests {
 		CuratorLocks inner = this.zookeeper.newNode();
 		CuratorLocks outer = this.zookeeper.newNode();
 		CuratorFramework curator = this.zookeeper.newClient();
-		// '-1' sorts before every sequence number in Curator's order, as any name below
-		// '0'.
+		// '-1' sorts before every sequence number in Curator's order, as any name
+		// below '0'.
 		try (LockHandle innerHold = inner.mutex(LockPath.of("nested", "-1")).acquire(Duration.ofSeconds(5))) {
 			assertThat(Faults.children(curator, "/mutex/nested")).containsExactly("-1");
 			for (int i = 0; i < 2; i++) {

@@ -91,8 +91,8 @@ class MultiLockAnnotationTest {
 		}
 		int total = 0;
 		for (Future<Integer> future : futures) {
-			// A deadlock would end in a LockTimeoutException after 10 s: the call's wait
-			// time.
+			// A deadlock would end in a LockTimeoutException after 10 s: the call's
+			// wait time.
 			int calls = future.get(60, TimeUnit.SECONDS);
 			assertThat(calls).isPositive();
 			total += calls;
