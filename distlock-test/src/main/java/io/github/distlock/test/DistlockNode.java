@@ -188,7 +188,12 @@ public final class DistlockNode implements AutoCloseable {
 
 	/** Whether the node was closed. */
 	public boolean isClosed() {
-		return this.closed || (this.context != null && !this.context.isActive());
+		return this.closed || (this.context != null && this.context.isClosed());
+	}
+
+	/** The application context of a Spring Boot test closed: so did its node. */
+	void markClosed() {
+		this.closed = true;
 	}
 
 	/**

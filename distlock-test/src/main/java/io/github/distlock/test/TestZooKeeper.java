@@ -396,7 +396,8 @@ public final class TestZooKeeper implements AutoCloseable {
 
 	/**
 	 * Start the stopped server again, on the same port with the same data. Returns when
-	 * every node is connected again (sessions younger than the session timeout survive).
+	 * every node that is not cut off is connected again (sessions younger than the
+	 * session timeout survive).
 	 */
 	public void restart() {
 		try {
@@ -406,7 +407,7 @@ public final class TestZooKeeper implements AutoCloseable {
 			throw new IllegalStateException("Could not restart the ZooKeeper server", ex);
 		}
 		this.running = true;
-		getNodes().forEach(this::awaitConnected);
+		getNodes().stream().filter((node) -> !node.getRelay().isCut()).forEach(this::awaitConnected);
 	}
 
 	/**
@@ -414,13 +415,13 @@ public final class TestZooKeeper implements AutoCloseable {
 	 * again. Returns when every node is connected.
 	 */
 	public void heal() {
+		for (DistlockNode node : getNodes()) {
+			node.getRelay().heal();
+		}
 		if (!this.running) {
 			restart();
 		}
-		for (DistlockNode node : getNodes()) {
-			node.getRelay().heal();
-			awaitConnected(node);
-		}
+		getNodes().forEach(this::awaitConnected);
 	}
 
 	private void awaitSuspended(DistlockNode node, int mark) {
@@ -494,18 +495,30 @@ public final class TestZooKeeper implements AutoCloseable {
 	}
 
 	/**
-	 * Delete every node but ZooKeeper's own, so that no lock of one test is left for the
-	 * next. The namespaces go too: distlock creates them again when it next needs them.
+	 * Every node path below the top-level nodes (the applications' namespaces): the lock
+	 * nodes and their parents. Empty after {@link #clean()}.
+	 */
+	public List<String> getLockPaths() {
+		return getPaths().stream().filter((path) -> path.indexOf('/', 1) > 0).toList();
+	}
+
+	/**
+	 * Delete every node below the top-level ones, so that no lock of one test is left for
+	 * the next. The top-level nodes, the namespaces of the applications, stay: a
+	 * connected node may be creating its namespace at this moment.
 	 */
 	public void clean() {
 		if (!this.running) {
 			return;
 		}
 		try (CuratorFramework client = rootClient()) {
-			for (String child : client.getChildren().forPath("/")) {
-				if (!child.equals("zookeeper")) {
+			for (String namespace : client.getChildren().forPath("/")) {
+				if (namespace.equals("zookeeper")) {
+					continue;
+				}
+				for (String child : children(client, "/" + namespace)) {
 					try {
-						client.delete().deletingChildrenIfNeeded().forPath("/" + child);
+						client.delete().deletingChildrenIfNeeded().forPath("/" + namespace + "/" + child);
 					}
 					catch (KeeperException.NoNodeException ex) {
 						// gone already
@@ -515,6 +528,15 @@ public final class TestZooKeeper implements AutoCloseable {
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not clean the ZooKeeper server", ex);
+		}
+	}
+
+	private static List<String> children(CuratorFramework client, String path) throws Exception {
+		try {
+			return client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
 		}
 	}
 
