@@ -1,6 +1,7 @@
 package io.github.distlock.test.app;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.test.ConcurrencyProbe;
@@ -11,7 +12,9 @@ import io.github.distlock.test.ConcurrencyProbe;
 @SpringBootApplication
 public class TicketApplication {
 
+	/** The probe of the sales; a test may give several instances one probe of its own. */
 	@Bean
+	@ConditionalOnMissingBean
 	ConcurrencyProbe ticketProbe() {
 		return new ConcurrencyProbe("ticket sale");
 	}
