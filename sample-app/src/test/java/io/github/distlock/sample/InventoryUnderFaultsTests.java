@@ -65,8 +65,8 @@ class InventoryUnderFaultsTests {
 	@Test
 	void purchaseThatLosesItsLockIsRolledBack() throws Exception {
 		Future<InventoryService.Purchase> purchase = this.caller.submit(() -> this.inventory.purchase("paused", 2));
-		this.stock.awaitReader(); // the purchase holds inventory/paused and has read the
-									// stock
+		// The purchase holds its lock, inventory/paused, and waits inside the method.
+		this.stock.awaitReader();
 
 		this.zookeeper.expireSession(this.node);
 		this.stock.letReaderGo();

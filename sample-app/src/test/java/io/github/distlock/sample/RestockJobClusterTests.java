@@ -39,8 +39,7 @@ class RestockJobClusterTests {
 					.properties("shop.instance-id=instance-" + index),
 				// one in-memory database shared by both instances of this JVM
 				"--spring.datasource.url=jdbc:h2:mem:restock-cluster;DB_CLOSE_DELAY=-1",
-				// fire every second on both, and take 300 ms: without the lock both would
-				// run most periods
+				// every second on both, 300 ms each: unlocked, both run most periods
 				"--shop.restock.cron=* * * * * *", "--shop.restock.period=1s", "--shop.restock.work-time=300ms",
 				"--shop.restock.hold-at-least=800ms")) {
 			JdbcClient jdbc = shop.first().getBean(JdbcClient.class);
