@@ -91,7 +91,9 @@ class CleaningBetweenTestsTests {
 		void findNoneOfIt() {
 			assertThat(this.zookeeper.isRunning()).isTrue();
 			assertThat(this.zookeeper.getLockPaths()).isEmpty();
-			assertThat(this.zookeeper.getNodes()).containsExactly(this.node);
+			// The contexts of other test classes in Spring's cache share the server: only
+			// the nodes the test started are gone.
+			assertThat(this.zookeeper.getNodes()).contains(this.node).noneMatch(DistlockNode::isOwned);
 			assertThat(this.node.isConnected()).isTrue();
 			assertThat(this.recorder.getAcquisitions()).isEmpty();
 		}
