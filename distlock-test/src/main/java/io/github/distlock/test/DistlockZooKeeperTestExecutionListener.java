@@ -13,10 +13,14 @@ import org.springframework.test.context.support.AbstractTestExecutionListener;
  */
 public class DistlockZooKeeperTestExecutionListener extends AbstractTestExecutionListener {
 
-	/** Runs late after a test, before the context may be dirtied and closed. */
+	/**
+	 * After Spring's {@code DirtiesContextTestExecutionListener} (3000): "after"
+	 * callbacks run in reverse order, so the kit cleans up before a dirtied context is
+	 * closed.
+	 */
 	@Override
 	public int getOrder() {
-		return 1900;
+		return 3100;
 	}
 
 	@Override

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 
 import io.github.distlock.core.LockPath;
 import io.github.distlock.test.app.TicketApplication;
@@ -96,6 +97,34 @@ class CleaningBetweenTestsTests {
 			assertThat(this.zookeeper.getNodes()).contains(this.node).noneMatch(DistlockNode::isOwned);
 			assertThat(this.node.isConnected()).isTrue();
 			assertThat(this.recorder.getAcquisitions()).isEmpty();
+		}
+
+	}
+
+	@Nested
+	@SpringBootTest(classes = TicketApplication.class)
+	@AutoConfigureDistlockZooKeeper
+	@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
+	@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+	class WithADirtiedContext {
+
+		@Autowired
+		TestZooKeeper zookeeper;
+
+		@Autowired
+		TicketOffice tickets;
+
+		@Test
+		@Order(1)
+		void leaveAMess() {
+			this.tickets.sell("gala");
+			assertThat(this.zookeeper.getLockPaths()).isNotEmpty();
+		}
+
+		@Test
+		@Order(2)
+		void findNoneOfItInTheNextContext() {
+			assertThat(this.zookeeper.getLockPaths()).isEmpty();
 		}
 
 	}
