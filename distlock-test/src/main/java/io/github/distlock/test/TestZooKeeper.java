@@ -430,7 +430,12 @@ public final class TestZooKeeper implements AutoCloseable {
 		awaitLocks(node, (held) -> held.state() != LockState.HELD, "its held locks in doubt or lost");
 	}
 
-	private void awaitConnected(DistlockNode node) {
+	/**
+	 * Wait until the node is connected, such as after a
+	 * {@link #cutOff(DistlockNode, Duration) cut-off} for a given time has ended.
+	 * @param node the node
+	 */
+	public void awaitConnected(DistlockNode node) {
 		await(node::isConnected, "node " + node.getName() + " connected");
 	}
 

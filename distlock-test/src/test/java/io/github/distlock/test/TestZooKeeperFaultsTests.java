@@ -76,6 +76,21 @@ class TestZooKeeperFaultsTests {
 	}
 
 	@Test
+	void cutOffLongerThanTheSessionTimeoutCostsTheSession(TestZooKeeper server) {
+		DistlockNode node = server.newNode();
+		LockHandle held = node.getLocks().mutex(LockPath.of("orders", "2")).acquire(Duration.ofSeconds(5));
+		long session = node.getSessionId();
+		server.cutOff(node, server.getSessionTimeout().multipliedBy(2));
+		assertThat(held.state()).isEqualTo(LockState.LOST);
+		server.awaitConnected(node);
+		assertThat(node.getConnectionStates()).containsSubsequence(ConnectionState.SUSPENDED, ConnectionState.LOST,
+				ConnectionState.RECONNECTED);
+		assertThat(node.getSessionId()).isNotEqualTo(session);
+		assertThat(server.hasSession(session)).isFalse();
+		held.close();
+	}
+
+	@Test
 	void stopSuspendsEveryNodeAndRestartReconnectsThem(TestZooKeeper server) {
 		DistlockNode first = server.newNode();
 		DistlockNode second = server.newNode();
