@@ -28,13 +28,16 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
+import io.github.distlock.test.AutoConfigureDistlockZooKeeper;
+import io.github.distlock.test.LockRecorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Drives the sample over real HTTP, on the embedded ZooKeeper server that
- * {@code application.yml} enables.
+ * Drives the sample over real HTTP, on the ZooKeeper server of distlock's test kit
+ * (instead of the embedded one that {@code application.yml} enables), whose
+ * {@link LockRecorder} shows the locks the purchases took.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "shop.initial-stock.race=20", "shop.initial-stock.red=12", "shop.initial-stock.green=12",
@@ -44,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 				// empty
 				// when a minute starts during the test.
 				"shop.restock.cron=-" })
+@AutoConfigureDistlockZooKeeper
 class SampleApplicationTests {
 
 	private static final int THREADS = 16;
@@ -68,6 +72,9 @@ class SampleApplicationTests {
 
 	@Autowired
 	private ConcurrencyProbe probe;
+
+	@Autowired
+	private LockRecorder recorder;
 
 	@Test
 	void purchaseReducesTheStock() throws Exception {
@@ -115,6 +122,12 @@ class SampleApplicationTests {
 		JsonNode stock = this.json.readTree(get("/api/inventory/race").body());
 		assertThat(stock.get("available").asInt()).isZero();
 		assertThat(stock.get("mostConcurrentPurchases").asInt()).as("purchases inside the lock at once").isEqualTo(1);
+		// Each purchase took the SKU's lock, successful or not, each with a token of its
+		// own.
+		assertThat(this.recorder.getAcquisitions("inventory/#{#sku}")).hasSize(THREADS * PURCHASES_PER_THREAD)
+			.allSatisfy((purchase) -> assertThat(purchase.getPath().value()).isEqualTo("inventory/race"));
+		assertThat(this.recorder.getFencingTokens("inventory/race")).hasSize(THREADS * PURCHASES_PER_THREAD)
+			.doesNotHaveDuplicates();
 	}
 
 	@Test
