@@ -44,8 +44,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 				"shop.initial-stock.blue=12", "shop.initial-stock.fenced=5", "shop.initial-stock.priced=1",
 				"shop.initial-stock.counted=1", "shop.initial-stock.quoted=1", "shop.initial-stock.delivered=100",
 				// The restock job (RestockJobClusterTests) would refill a SKU the tests
-				// empty
-				// when a minute starts during the test.
+				// empty when a minute starts during the test.
 				"shop.restock.cron=-" })
 @AutoConfigureDistlockZooKeeper
 class SampleApplicationTests {
@@ -92,8 +91,8 @@ class SampleApplicationTests {
 
 	@Test
 	void concurrentPurchasesOfLimitedStockNeverOversell() throws Exception {
-		// 80 purchases of 1 race for 20 items; the service reads, pauses, then writes the
-		// stock.
+		// 80 purchases of 1 race for 20 items; the service reads, pauses, then writes
+		// the stock.
 		CountDownLatch start = new CountDownLatch(1);
 		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
 		try {
@@ -122,8 +121,8 @@ class SampleApplicationTests {
 		JsonNode stock = this.json.readTree(get("/api/inventory/race").body());
 		assertThat(stock.get("available").asInt()).isZero();
 		assertThat(stock.get("mostConcurrentPurchases").asInt()).as("purchases inside the lock at once").isEqualTo(1);
-		// Each purchase took the SKU's lock, successful or not, each with a token of its
-		// own.
+		// Each purchase took the SKU's lock, successful or not, each with a token of
+		// its own.
 		assertThat(this.recorder.getAcquisitions("inventory/#{#sku}")).hasSize(THREADS * PURCHASES_PER_THREAD)
 			.allSatisfy((purchase) -> assertThat(purchase.getPath().value()).isEqualTo("inventory/race"));
 		assertThat(this.recorder.getFencingTokens("inventory/race")).hasSize(THREADS * PURCHASES_PER_THREAD)
@@ -133,8 +132,7 @@ class SampleApplicationTests {
 	@Test
 	void concurrentOrdersOfSeveralSkusNeverOversellAndAreAllOrNothing() throws Exception {
 		// 16 threads x 5 orders, each of two of the three colours (one item each), race
-		// for
-		// 12 items per colour: 36 items, 160 wanted.
+		// for 12 items per colour: 36 items, 160 wanted.
 		String[][] pairs = { { "red", "green" }, { "green", "blue" }, { "blue", "red" } };
 		CountDownLatch start = new CountDownLatch(1);
 		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
