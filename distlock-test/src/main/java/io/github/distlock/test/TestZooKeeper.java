@@ -436,7 +436,18 @@ public final class TestZooKeeper implements AutoCloseable {
 	 * @param node the node
 	 */
 	public void awaitConnected(DistlockNode node) {
-		await(node::isConnected, "node " + node.getName() + " connected");
+		// Connected, and the node's listeners have been told so: the client's flag is set
+		// before the state is reported.
+		await(() -> node.isConnected() && reportedConnected(node), "node " + node.getName() + " connected");
+	}
+
+	private static boolean reportedConnected(DistlockNode node) {
+		List<ConnectionState> states = node.getConnectionStates();
+		if (states.isEmpty()) {
+			return true;
+		}
+		ConnectionState last = states.get(states.size() - 1);
+		return last == ConnectionState.CONNECTED || last == ConnectionState.RECONNECTED;
 	}
 
 	private void awaitLocks(DistlockNode node, java.util.function.Predicate<HeldLock> condition, String description) {
