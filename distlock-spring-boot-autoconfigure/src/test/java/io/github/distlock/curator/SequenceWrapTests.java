@@ -37,18 +37,27 @@ class SequenceWrapTests {
 	@Test
 	void nodesMadeAfterTheWrapQueueBehindThoseMadeBefore() throws Exception {
 		this.observer = this.zookeeper.newClient();
-		List<CuratorLocks> nodes = nodes(5);
-		LockHandle first = nodes.get(0).mutex("wrap").acquire(Duration.ofSeconds(5));
+		List<CuratorLocks> nodes = nodes(6);
+		// The first holder's node is made near the wrap too: the nodes of one queue are
+		// never 2^31 apart (a node made at 0 would be exactly 2^31 from the first node
+		// after the wrap, and no order could tell which came first).
+		LockHandle parentMaker = nodes.get(0).mutex("wrap").acquire(Duration.ofSeconds(5));
+		ServerState.setChildVersion(this.zookeeper.server(), PARENT, Integer.MAX_VALUE - 3);
+		CompletableFuture<LockHandle> holder = queue(nodes.get(1), 2);
+		parentMaker.close();
+		LockHandle first = holder.get(10, TimeUnit.SECONDS);
+		await().atMost(Duration.ofSeconds(5)).until(() -> children().size() == 1);
 		ServerState.setChildVersion(this.zookeeper.server(), PARENT, Integer.MAX_VALUE - 1);
 		List<CompletableFuture<LockHandle>> waiters = new ArrayList<>();
-		waiters.add(queue(nodes.get(1), 2));
-		waiters.add(queue(nodes.get(2), 3));
+		waiters.add(queue(nodes.get(2), 2));
+		waiters.add(queue(nodes.get(3), 3));
 		// The counter wrapped (ZooKeeper goes on below zero when creates are in flight
 		// together at the wrap).
 		ServerState.setChildVersion(this.zookeeper.server(), PARENT, Integer.MIN_VALUE);
-		waiters.add(queue(nodes.get(3), 4));
-		waiters.add(queue(nodes.get(4), 5));
-		assertThat(children()).anyMatch((name) -> name.endsWith("lock-2147483646"))
+		waiters.add(queue(nodes.get(4), 4));
+		waiters.add(queue(nodes.get(5), 5));
+		assertThat(children()).anyMatch((name) -> name.endsWith("lock-2147483644"))
+			.anyMatch((name) -> name.endsWith("lock-2147483646"))
 			.anyMatch((name) -> name.endsWith("lock-2147483647"))
 			.anyMatch((name) -> name.endsWith("lock--2147483648"))
 			.anyMatch((name) -> name.endsWith("lock--2147483647"));
