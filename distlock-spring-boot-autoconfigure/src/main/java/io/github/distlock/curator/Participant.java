@@ -48,6 +48,12 @@ final class Participant implements QueuePosition.Owner {
 	/** Pause before starting again after ZooKeeper refused our node. */
 	private static final Duration RETRY = Duration.ofSeconds(1);
 
+	/**
+	 * How long a leaving leader waits at most for the work under its open tenure handles
+	 * before it deletes its node.
+	 */
+	static final Duration DRAIN = Duration.ofSeconds(10);
+
 	/** Pause while the namespace node is made sure of. */
 	private static final Duration NOT_READY = Duration.ofMillis(50);
 
@@ -84,6 +90,13 @@ final class Participant implements QueuePosition.Owner {
 	private long tenure;
 
 	private @Nullable Exception lastFailure;
+
+	// Open handles of the current tenure (work running under it).
+	private int inFlight;
+
+	// While a leaving leader waits for the work under its open handles: completes when
+	// it is done or the drain time is over.
+	private @Nullable CompletableFuture<Void> drained;
 
 	private final List<CompletableFuture<Long>> waiters = new ArrayList<>();
 
@@ -122,9 +135,14 @@ final class Participant implements QueuePosition.Owner {
 		CompletableFuture<Void> deleted;
 		synchronized (this) {
 			this.joined = false;
-			deleted = dropNode();
 			waiting = new ArrayList<>(this.waiters);
 			this.waiters.clear();
+			if (this.leading && this.inFlight > 0) {
+				deleted = drainThenDrop();
+			}
+			else {
+				deleted = dropNode();
+			}
 		}
 		for (CompletableFuture<Long> waiter : waiting) {
 			this.engine.threads()
@@ -132,6 +150,35 @@ final class Participant implements QueuePosition.Owner {
 						"Left the election of group '" + this.group + "' before leading it")));
 		}
 		return deleted;
+	}
+
+	/**
+	 * Let the work under the open handles of the tenure finish (no new work starts, the
+	 * node still leads), then delete the node: a graceful hand-over, with no overlap.
+	 */
+	private CompletableFuture<Void> drainThenDrop() {
+		CompletableFuture<Void> drained = this.drained;
+		if (drained == null) {
+			drained = new CompletableFuture<>();
+			this.drained = drained;
+			CompletableFuture<Void> timeout = drained;
+			this.engine.threads()
+				.timer()
+				.schedule(System.nanoTime() + DRAIN.toNanos(),
+						() -> this.engine.threads().request(() -> timeout.complete(null)));
+			logger.info("Leaving group '{}': waiting at most {} for {} call(s) under its leadership", this.group, DRAIN,
+					this.inFlight);
+		}
+		return drained.thenCompose((done) -> {
+			synchronized (this) {
+				this.drained = null;
+				CompletableFuture<Void> deleted = dropNode();
+				if (this.joined) {
+					queue();
+				}
+				return deleted;
+			}
+		});
 	}
 
 	/** Give up the tenure: queue again at the end with a new node. */
@@ -149,7 +196,8 @@ final class Participant implements QueuePosition.Owner {
 
 	synchronized boolean isLeader() {
 		LockNode node = this.node;
-		return this.leading && !this.inDoubt && node != null && this.engine.session().isConnected()
+		return this.leading && !this.inDoubt && this.drained == null && node != null
+				&& this.engine.session().isConnected()
 				&& node.clientInstance() == this.engine.session().clientInstance();
 	}
 
@@ -165,6 +213,7 @@ final class Participant implements QueuePosition.Owner {
 		if (!isLeader()) {
 			return null;
 		}
+		this.inFlight++;
 		return new Tenure(this, this.tenure, this.epoch, this.since);
 	}
 
@@ -183,6 +232,18 @@ final class Participant implements QueuePosition.Owner {
 			join();
 		}
 		return waiter;
+	}
+
+	/** A handle of the given tenure was closed. */
+	private synchronized void closed(long tenure) {
+		if (tenure != this.tenure) {
+			return;
+		}
+		this.inFlight--;
+		CompletableFuture<Void> drained = this.drained;
+		if (this.inFlight == 0 && drained != null) {
+			this.engine.threads().request(() -> drained.complete(null));
+		}
 	}
 
 	/** The state of a tenure, for its handle. */
@@ -455,6 +516,7 @@ final class Participant implements QueuePosition.Owner {
 		this.epoch = this.node.czxid();
 		this.since = Instant.now();
 		this.tenure++;
+		this.inFlight = 0;
 		long epoch = this.epoch;
 		logger.info("Leading group '{}' (epoch {})", this.group, epoch);
 		this.leadership.granted(this.group, epoch);
@@ -472,6 +534,7 @@ final class Participant implements QueuePosition.Owner {
 		this.leading = false;
 		this.inDoubt = false;
 		this.tenure++;
+		this.inFlight = 0;
 		logger.info("No longer leading group '{}' (epoch {})", this.group, this.epoch);
 		this.leadership.revoked(this.group, this.epoch);
 	}
@@ -486,6 +549,8 @@ final class Participant implements QueuePosition.Owner {
 		private final long epoch;
 
 		private final Instant since;
+
+		private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
 		Tenure(Participant participant, long tenure, long epoch, @Nullable Instant since) {
 			this.participant = participant;
@@ -521,10 +586,14 @@ final class Participant implements QueuePosition.Owner {
 
 		@Override
 		public void close() {
+			if (this.closed.compareAndSet(false, true)) {
+				this.participant.closed(this.tenure);
+			}
 		}
 
 		@Override
 		public CompletableFuture<Void> closeAsync() {
+			close();
 			return CompletableFuture.completedFuture(null);
 		}
 

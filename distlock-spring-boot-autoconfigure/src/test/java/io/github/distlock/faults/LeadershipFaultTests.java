@@ -178,10 +178,13 @@ class LeadershipFaultTests {
 						Thread.onSpinWait();
 						continue;
 					}
-					most.accumulateAndGet(inBody.incrementAndGet(), Math::max);
-					bodies.computeIfAbsent(node.name, (n) -> new AtomicInteger()).incrementAndGet();
-					boolean held = tenure.get().isHeld();
-					inBody.decrementAndGet();
+					boolean held;
+					try (var handle = tenure.get()) {
+						most.accumulateAndGet(inBody.incrementAndGet(), Math::max);
+						bodies.computeIfAbsent(node.name, (n) -> new AtomicInteger()).incrementAndGet();
+						held = handle.isHeld();
+						inBody.decrementAndGet();
+					}
 					assertThat(held).isTrue();
 					if (++runs % 200 == 0) {
 						// Leave the floor to the others now and then.
