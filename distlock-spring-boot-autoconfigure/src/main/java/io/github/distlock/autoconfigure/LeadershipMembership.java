@@ -31,8 +31,11 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 
 	private static final Logger logger = LoggerFactory.getLogger(LeadershipMembership.class);
 
-	/** How long closing waits for ZooKeeper to confirm the latch nodes' deletes. */
-	private static final long LEAVE_TIMEOUT_SECONDS = 5;
+	/**
+	 * How long closing waits for the calls running under a tenure (at most 10 s) and for
+	 * ZooKeeper to confirm the latch nodes' deletes.
+	 */
+	private static final long LEAVE_TIMEOUT_SECONDS = 15;
 
 	private final Leadership leadership;
 

@@ -256,7 +256,8 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	/**
 	 * Leave every group (their latch nodes deleted, so that other members lead at once),
-	 * and stop following the connection. Waits at most briefly for the deletes.
+	 * and stop following the connection. Waits for the calls running under a tenure (at
+	 * most 10 s) and for the deletes, at most 15 s in all.
 	 */
 	@Override
 	public void close() {
@@ -267,7 +268,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		}
 		try {
 			CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
-				.get(5, java.util.concurrent.TimeUnit.SECONDS);
+				.get(15, java.util.concurrent.TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

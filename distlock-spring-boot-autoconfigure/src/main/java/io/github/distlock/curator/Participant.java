@@ -535,6 +535,11 @@ final class Participant implements QueuePosition.Owner {
 		this.inDoubt = false;
 		this.tenure++;
 		this.inFlight = 0;
+		CompletableFuture<Void> drained = this.drained;
+		if (drained != null) {
+			// Nothing left to wait for: the tenure is over.
+			this.engine.threads().request(() -> drained.complete(null));
+		}
 		logger.info("No longer leading group '{}' (epoch {})", this.group, this.epoch);
 		this.leadership.revoked(this.group, this.epoch);
 	}

@@ -20,6 +20,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -196,6 +198,40 @@ class LeaderOnlyAnnotationTests {
 	}
 
 	@Test
+	void givesLeadershipUpWhileReadinessRefusesTrafficWhenAsked() throws Exception {
+		SpringApplication application = new SpringApplication(Infrastructure.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		ConfigurableApplicationContext context = application.run(
+				"--distlock.zookeeper.connect-string=" + zookeeper.connectString(),
+				"--distlock.zookeeper.namespace=readiness", "--distlock.leadership.groups=ready",
+				"--distlock.leadership.give-up-when-refusing-traffic=true");
+		this.contexts.add(context);
+		Leadership leadership = context.getBean(Leadership.class);
+		long first = leadership.awaitLeadership("ready").get(30, TimeUnit.SECONDS);
+		AvailabilityChangeEvent.publish(context, ReadinessState.REFUSING_TRAFFIC);
+		assertThat(leadership.isLeader("ready")).isFalse();
+		assertThat(leadership.groups()).isEmpty();
+		await().atMost(WAIT).until(() -> leadership.inspect("ready").participants().isEmpty());
+		AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+		assertThat(leadership.groups()).containsExactly("ready");
+		long second = leadership.awaitLeadership("ready").get(30, TimeUnit.SECONDS);
+		assertThat(second).isGreaterThan(first);
+	}
+
+	@Test
+	void combinesWithALockAnnotationCheckingLeadershipFirst() throws Exception {
+		ConfigurableApplicationContext first = start("combined", CombinedJob.class);
+		long epoch = first.getBean(Leadership.class).awaitLeadership("combined").get(30, TimeUnit.SECONDS);
+		ConfigurableApplicationContext second = start("combined", CombinedJob.class);
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.until(() -> second.getBean(Leadership.class).inspect("combined").participants().size() == 2);
+		List<String> held = first.getBean(CombinedJob.class).work();
+		assertThat(held).containsExactlyInAnyOrder("leader combined " + epoch, "mutex combined/lock");
+		assertThat(second.getBean(CombinedJob.class).work()).isNull();
+	}
+
+	@Test
 	void groupThatIsAnExpressionFailsAtStartupNamingTheMethod() {
 		SpringApplication application = new SpringApplication(ExpressionGroupJob.class, Infrastructure.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
@@ -332,6 +368,21 @@ class LeaderOnlyAnnotationTests {
 				Thread.currentThread().interrupt();
 			}
 			return token;
+		}
+
+	}
+
+	static class CombinedJob {
+
+		@LeaderOnly("combined")
+		@io.github.distlock.annotation.DistributedLock("combined/lock")
+		public List<String> work() {
+			return LockContext.current()
+				.locks()
+				.stream()
+				.map((handle) -> (handle.kind() == io.github.distlock.core.LockKind.LEADER)
+						? "leader " + handle.path() + " " + handle.fencingToken() : "mutex " + handle.path())
+				.toList();
 		}
 
 	}
