@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -88,6 +89,37 @@ class LeadershipFaultTests {
 			.until(() -> next.leadership.inspect("expiry").participants().size() == 3);
 		assertThat(leader.leadership.isLeader("expiry")).isFalse();
 		assertThat(leader.leadership.groups()).containsExactly("expiry");
+	}
+
+	@Test
+	void quorumLossEndsEveryTenureAndOneLeaderLeadsAgainOnceItIsBack() throws Exception {
+		List<Node> nodes = List.of(node("a"), node("b"), node("c"));
+		nodes.forEach((node) -> node.leadership.join("quorum"));
+		Node leader = awaitOneLeader(nodes, "quorum");
+		long epoch = leader.leadership.epoch("quorum").getAsLong();
+		List<InstanceSpec> killed = this.cluster.getInstances().stream().limit(2).toList();
+		for (InstanceSpec server : killed) {
+			this.cluster.killServer(server);
+		}
+		// Without a quorum nobody leads: the default policy ends a tenure on suspension.
+		await().atMost(WAIT).until(() -> nodes.stream().noneMatch((n) -> n.leadership.isLeader("quorum")));
+		await().atMost(WAIT).until(() -> leader.events.contains(new LeadershipRevokedEvent("quorum", epoch)));
+		for (InstanceSpec server : killed) {
+			this.cluster.restartServer(server);
+		}
+		Node next = awaitOneLeader(nodes, "quorum");
+		// The same node again if its session survived, else a later one.
+		long nextEpoch = next.leadership.epoch("quorum").getAsLong();
+		assertThat(nextEpoch).isGreaterThanOrEqualTo(epoch);
+		await().atMost(WAIT)
+			.until(() -> next.events.get(next.events.size() - 1)
+				.equals(new LeadershipGrantedEvent("quorum", nextEpoch)));
+		for (Node node : nodes) {
+			assertThat(node.events.stream().filter(LeadershipRevokedEvent.class::isInstance).count())
+				.as("revocations of %s", node.name)
+				.isEqualTo(node.events.stream().filter(LeadershipGrantedEvent.class::isInstance).count()
+						- (node == next ? 1 : 0));
+		}
 	}
 
 	@Test
