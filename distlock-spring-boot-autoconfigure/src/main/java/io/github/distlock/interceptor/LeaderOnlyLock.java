@@ -72,7 +72,12 @@ final class LeaderOnlyLock implements ClusterLock {
 
 	private LockHandle enter(LockScope scope) {
 		Optional<LockHandle> tenure = this.leadership.tenure(this.path.value());
-		if (tenure.isEmpty() || !tenure.get().isHeld()) {
+		if (tenure.isPresent() && !tenure.get().isHeld()) {
+			// Ended just now: give the handle back, a leaving leader waits for open ones.
+			tenure.get().close();
+			tenure = Optional.empty();
+		}
+		if (tenure.isEmpty()) {
 			String message = "this instance does not lead group '" + this.path.value() + "'";
 			if (this.operation.onNotLeader() == OnNotLeader.SKIP) {
 				throw new LockTimeoutException(message, this.path, Duration.ZERO, null);
