@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import io.github.distlock.annotation.OnNotLeader;
 import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.Leadership;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
 
@@ -31,6 +32,11 @@ public record LeaderOnlyOperation(Method method, String description, LockPathTem
 	/** The group's name. */
 	public String group() {
 		return this.path.template();
+	}
+
+	@Override
+	public LockKind kind() {
+		return LockKind.LEADER;
 	}
 
 	@Override
