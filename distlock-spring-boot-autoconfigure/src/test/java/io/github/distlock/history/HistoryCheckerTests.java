@@ -1,0 +1,55 @@
+package io.github.distlock.history;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The randomized history checker of the engine (DESIGN §2): distlock nodes and a raw
+ * Curator client take every kind of lock at random on a few paths while faults end
+ * sessions, stop servers and pause the network; the history is recorded and judged (see
+ * {@link CheckerRun}, {@link FencedLocks}, {@link HistoryAnalysis}). A short run with a
+ * fixed seed is part of the build; a long run is opt-in:
+ *
+ * <pre>
+ * ./mvnw -pl distlock-spring-boot-autoconfigure test -Dtest=HistoryCheckerTests \
+ *     -Ddistlock.history.minutes=10 [-Ddistlock.history.seed=42] [-Ddistlock.history.servers=3]
+ * </pre>
+ *
+ * A failure prints the seed, the operation and an excerpt of the history around each
+ * violation; {@code -Ddistlock.history.seed=} with the short run's duration
+ * ({@code -Ddistlock.history.seconds=}) replays the same operations and faults.
+ */
+class HistoryCheckerTests {
+
+	/** The short run's seed. */
+	private static final long SHORT_RUN_SEED = 18;
+
+	@Test
+	void shortRunKeepsEveryInvariant() throws Exception {
+		long seed = Long.getLong("distlock.history.seed", SHORT_RUN_SEED);
+		Duration duration = Duration.ofSeconds(Long.getLong("distlock.history.seconds", 20));
+		CheckerRun.Result result = new CheckerRun(settings(seed, duration)).execute();
+		System.out.println("[measure] " + result.report());
+		assertThat(result.violations()).as(result.report()).isEmpty();
+	}
+
+	@Test
+	@EnabledIfSystemProperty(named = "distlock.history.minutes", matches = "\\d+")
+	void longRunKeepsEveryInvariant() throws Exception {
+		long minutes = Long.getLong("distlock.history.minutes");
+		long seed = Long.getLong("distlock.history.seed", System.nanoTime() % 100_000);
+		CheckerRun.Result result = new CheckerRun(settings(seed, Duration.ofMinutes(minutes))).execute();
+		System.out.println("[measure] " + result.report());
+		assertThat(result.violations()).as(result.report()).isEmpty();
+	}
+
+	private static CheckerRun.Settings settings(long seed, Duration duration) {
+		int servers = Integer.getInteger("distlock.history.servers", 3);
+		return new CheckerRun.Settings(seed, duration, servers, 3, 2, 2, true);
+	}
+
+}
