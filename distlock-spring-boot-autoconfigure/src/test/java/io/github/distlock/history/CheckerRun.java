@@ -59,11 +59,15 @@ final class CheckerRun {
 
 	private final AtomicInteger holdIds = new AtomicInteger();
 
+	private final Map<String, AtomicInteger> opsByActor = new ConcurrentHashMap<>();
+
 	private final Map<Integer, HoldRecord> open = new ConcurrentHashMap<>();
 
 	private final List<HoldRecord> holds = new ArrayList<>();
 
-	private final List<String> violations = new ArrayList<>();
+	private final List<Violation> violations = new ArrayList<>();
+
+	private long runStart;
 
 	private final Map<Integer, AtomicInteger> pausing = new ConcurrentHashMap<>();
 
@@ -144,6 +148,7 @@ final class CheckerRun {
 				faultThread.setDaemon(true);
 				this.history.record(History.Type.FAULT, "faults", 0, null, 0, "run starts: " + this.settings);
 				long runStart = System.nanoTime();
+				this.runStart = runStart;
 				actors.forEach(Thread::start);
 				if (this.settings.faults()) {
 					faultThread.start();
@@ -164,14 +169,15 @@ final class CheckerRun {
 		threadsEnd(before);
 		HistoryAnalysis analysis = new HistoryAnalysis(this.history, this.nodes, faults.windows(),
 				Faults.NODES.sessionTimeout());
-		List<String> judged = analysis.judge(this.store);
-		List<String> all = new ArrayList<>();
+		List<Violation> judged = analysis.judge(this.store);
+		List<Violation> all = new ArrayList<>();
 		synchronized (this.violations) {
 			all.addAll(this.violations);
 		}
 		all.addAll(judged);
+		all.sort(java.util.Comparator.comparingLong(Violation::nanos));
 		return new Result(this.settings, all, summary(analysis, faults),
-				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart);
 	}
 
 	private void joinActors(List<Thread> actors) throws InterruptedException {
@@ -198,11 +204,11 @@ final class CheckerRun {
 		ensemble.restartAll();
 		for (Node node : this.nodes) {
 			if (!within(Duration.ofSeconds(30), () -> node.client.getZookeeperClient().isConnected())) {
-				violation(node.name, 0, null, "did not reconnect after the faults");
+				violation(node.name, 0, null, "quiescence: did not reconnect after the faults");
 			}
 		}
 		if (this.store.inside() != 0) {
-			violation("checker", 0, null, this.store.inside() + " holds still inside the store");
+			violation("checker", 0, null, "quiescence: " + this.store.inside() + " holds still inside the store");
 		}
 		CuratorFramework looker = this.nodes.get(this.nodes.size() - 1).client;
 		Duration nodesGone = Faults.NODES.sessionTimeout().multipliedBy(3).plusSeconds(10);
@@ -210,24 +216,23 @@ final class CheckerRun {
 			for (String parent : List.of("/mutex/" + path(p), "/rw/" + path(p), "/semaphore/" + path(p) + "/leases",
 					"/semaphore/" + path(p) + "/locks")) {
 				if (!within(nodesGone, () -> children(looker, parent).isEmpty())) {
-					violation("checker", 0, parent,
-							"lock nodes left after quiescence under " + parent + ": " + children(looker, parent));
+					violation("checker", 0, parent, "nodes left: lock nodes left after quiescence under " + parent
+							+ ": " + described(looker, parent));
 				}
 			}
 		}
 		for (int server = 0; server < ensemble.size(); server++) {
 			int port = ensemble.port(server);
 			if (!within(Duration.ofSeconds(20), () -> watches(port).isEmpty())) {
-				violation("checker", 0, null,
-						"watches left after quiescence on server " + server + ": " + watches(port));
+				violation("checker", 0, null, "watches left: on server " + server + ": " + watches(port));
 			}
 		}
 		for (Node node : this.nodes) {
 			if (node.locks != null) {
 				CuratorLocks locks = node.locks;
 				if (!within(Duration.ofSeconds(10), () -> locks.heldCount() == 0 && locks.waitingCount() == 0)) {
-					violation(node.name, 0, null, "engine still counts " + locks.heldCount() + " holds and "
-							+ locks.waitingCount() + " waiters after quiescence");
+					violation(node.name, 0, null, "engine maps: the engine still counts " + locks.heldCount()
+							+ " holds and " + locks.waitingCount() + " waiters after quiescence");
 				}
 				locks.close();
 				closedRefuses(node);
@@ -241,17 +246,17 @@ final class CheckerRun {
 		try {
 			LockHandle handle = late.get(1000 + slack().toMillis(), TimeUnit.MILLISECONDS);
 			handle.close();
-			violation(node.name, 0, null, "an acquisition after close() was granted");
+			violation(node.name, 0, null, "close: an acquisition after close() was granted");
 		}
 		catch (ExecutionException ex) {
 			if (!(ex.getCause() instanceof DistributedLockException)) {
-				violation(node.name, 0, null, "an acquisition after close() failed with " + ex.getCause());
+				violation(node.name, 0, null, "close: an acquisition after close() failed with " + ex.getCause());
 			}
 		}
 		catch (TimeoutException ex) {
 			late.cancel(true);
-			violation(node.name, 0, null,
-					"an acquisition after close() did not end within its wait time + " + slack().toMillis() + " ms");
+			violation(node.name, 0, null, "close: an acquisition after close() did not end within its wait time + "
+					+ slack().toMillis() + " ms");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -262,7 +267,7 @@ final class CheckerRun {
 	private void threadsEnd(Set<Thread> before) {
 		BooleanSupplier none = () -> engineThreads(before).isEmpty();
 		if (!within(Duration.ofSeconds(10), none)) {
-			violation("checker", 0, null, "engine threads left after close: " + engineThreads(before));
+			violation("checker", 0, null, "threads left: engine threads left after close: " + engineThreads(before));
 		}
 	}
 
@@ -283,6 +288,21 @@ final class CheckerRun {
 		catch (Exception ex) {
 			return List.of("(unreadable: " + ex + ")");
 		}
+	}
+
+	/** The children of a node with their data (who made them). */
+	private static List<String> described(CuratorFramework client, String parent) {
+		List<String> described = new ArrayList<>();
+		for (String child : children(client, parent)) {
+			try {
+				byte[] data = client.getData().forPath(parent + "/" + child);
+				described.add(child + " " + new String(data, java.nio.charset.StandardCharsets.UTF_8));
+			}
+			catch (Exception ex) {
+				described.add(child + " (" + ex.getClass().getSimpleName() + ")");
+			}
+		}
+		return described;
 	}
 
 	private static List<String> watches(int port) {
@@ -328,6 +348,11 @@ final class CheckerRun {
 				+ " fenced rejections of holds provably in doubt, " + events.size() + " events";
 	}
 
+	/** The whole history, one line per event. */
+	List<String> historyLines() {
+		return this.history.events().stream().map(this.history::format).toList();
+	}
+
 	// For the actors and the fault injector
 
 	History history() {
@@ -350,8 +375,13 @@ final class CheckerRun {
 		return this.faultsOver;
 	}
 
-	int nextOp() {
-		return this.ops.incrementAndGet();
+	/**
+	 * Count an operation and return its number for the actor: the operation of a given
+	 * number of a given actor is the same in every run with the same seed.
+	 */
+	int nextOp(String actor) {
+		this.ops.incrementAndGet();
+		return this.opsByActor.computeIfAbsent(actor, (key) -> new AtomicInteger()).incrementAndGet();
 	}
 
 	/** How late an acquisition may end after its wait time: one session timeout. */
@@ -418,7 +448,7 @@ final class CheckerRun {
 		String described = "op " + op + " (" + actor + "), event #" + event.seq() + ": " + text + "\n"
 				+ this.history.excerpt(event.seq(), lock, 12);
 		synchronized (this.violations) {
-			this.violations.add(described);
+			this.violations.add(new Violation(event.nanos(), described));
 		}
 	}
 
@@ -456,12 +486,23 @@ final class CheckerRun {
 	 * What a run found.
 	 *
 	 * @param settings what it did
-	 * @param violations each broken invariant, with the seed-relative operation and an
-	 * excerpt of the history
+	 * @param violations each broken invariant, with the operation and an excerpt of the
+	 * history, in the order they happened
 	 * @param summary counts
 	 * @param millis how long the run took, set-up and checks included
+	 * @param runStart when the actors started
 	 */
-	record Result(Settings settings, List<String> violations, String summary, long millis) {
+	record Result(Settings settings, List<Violation> violations, String summary, long millis, long runStart) {
+
+		/** Per kind of violation: how many, and how long into the run the first one. */
+		Map<String, String> byCategory() {
+			Map<String, String> categories = new TreeMap<>();
+			Map<String, List<Violation>> grouped = this.violations.stream()
+				.collect(Collectors.groupingBy(Violation::category));
+			grouped.forEach((category, found) -> categories.put(category, found.size() + ", first after "
+					+ TimeUnit.NANOSECONDS.toMillis(found.get(0).nanos() - this.runStart) + " ms"));
+			return categories;
+		}
 
 		String report() {
 			StringBuilder text = new StringBuilder();
@@ -473,16 +514,42 @@ final class CheckerRun {
 				.append(this.millis)
 				.append(" ms: ")
 				.append(this.violations.size())
-				.append(" violation(s)\n")
+				.append(" violation(s) ")
+				.append(byCategory())
+				.append('\n')
 				.append(this.summary)
 				.append('\n');
-			this.violations.stream()
-				.limit(8)
+			// The first of each kind, then the others in order.
+			List<Violation> shown = new ArrayList<>();
+			java.util.Set<String> seen = new java.util.HashSet<>();
+			this.violations.stream().filter((violation) -> seen.add(violation.category())).forEach(shown::add);
+			this.violations.stream().filter((violation) -> !shown.contains(violation)).forEach(shown::add);
+			shown.stream()
+				.limit(10)
 				.forEach((violation) -> text.append("\nVIOLATION (seed ")
 					.append(this.settings.seed())
 					.append(") ")
-					.append(violation));
+					.append(violation.text()));
 			return text.toString();
+		}
+
+	}
+
+	/**
+	 * A broken invariant.
+	 *
+	 * @param nanos when it happened (or was seen)
+	 * @param text what, where, and the history around it
+	 */
+	record Violation(long nanos, String text) {
+
+		/**
+		 * The kind of invariant: the text's words before the first colon after the op.
+		 */
+		String category() {
+			int start = this.text.indexOf(": ") + 2;
+			int end = this.text.indexOf(':', start);
+			return (end > start) ? this.text.substring(start, end) : this.text;
 		}
 
 	}

@@ -40,19 +40,26 @@ final class CuratorActor implements Runnable {
 
 	private final String name;
 
-	private final Random random;
+	private final long seed;
+
+	/**
+	 * Drawn from anew for each operation, so operation n is the same whatever came
+	 * before.
+	 */
+	private Random random;
 
 	CuratorActor(CheckerRun run, Node node, String name, long seed) {
 		this.run = run;
 		this.node = node;
 		this.name = name;
-		this.random = new Random(seed);
+		this.seed = seed;
 	}
 
 	@Override
 	public void run() {
 		while (!this.run.stopping()) {
-			int op = this.run.nextOp();
+			int op = this.run.nextOp(this.name);
+			this.random = new Random(this.seed * 1_000_003L + op);
 			try {
 				step(op);
 			}

@@ -44,25 +44,33 @@ final class DistlockActor implements Runnable {
 
 	private final String name;
 
-	private final Random random;
+	private final long seed;
+
+	/**
+	 * Drawn from anew for each operation, so operation n is the same whatever came
+	 * before.
+	 */
+	private Random random;
 
 	DistlockActor(CheckerRun run, Node node, String name, long seed) {
 		this.run = run;
 		this.node = node;
 		this.locks = node.locks;
 		this.name = name;
-		this.random = new Random(seed);
+		this.seed = seed;
 	}
 
 	@Override
 	public void run() {
 		while (!this.run.stopping()) {
-			int op = this.run.nextOp();
+			int op = this.run.nextOp(this.name);
+			this.random = new Random(this.seed * 1_000_003L + op);
 			try {
 				step(op);
 			}
 			catch (Throwable ex) {
-				this.run.violation(this.name, op, null, "the operation failed unexpectedly: " + CheckerRun.trace(ex));
+				this.run.violation(this.name, op, null,
+						"unexpected error: the operation failed: " + CheckerRun.trace(ex));
 			}
 		}
 	}
@@ -164,8 +172,8 @@ final class DistlockActor implements Runnable {
 				LockHandle inner = acquire(op, this.locks.mutex(lock.path()), key, Mode.SYNC, randomWait());
 				if (inner != null) {
 					if (knownLost) {
-						this.run.violation(this.name, op, key,
-								"re-entry granted into " + outer + ", which its handle had reported " + LockState.LOST);
+						this.run.violation(this.name, op, key, "lost hold handed out: re-entry granted into " + outer
+								+ ", which its handle had reported " + LockState.LOST);
 					}
 					HoldRecord hold = this.run.open(op, this.name, this.node.index, key, LockKind.MUTEX, pathIndex,
 							inner.fencingToken(), outer.id, inner);
@@ -214,8 +222,8 @@ final class DistlockActor implements Runnable {
 				return;
 			}
 			if (knownLost) {
-				this.run.violation(this.name, op, key,
-						"downgrade granted into " + writeHold + ", which its handle had reported " + LockState.LOST);
+				this.run.violation(this.name, op, key, "lost hold handed out: downgrade granted into " + writeHold
+						+ ", which its handle had reported " + LockState.LOST);
 			}
 			HoldRecord readHold = this.run.open(op, this.name, this.node.index, key, LockKind.READ, pathIndex,
 					read.fencingToken(), writeHold.id, read);
@@ -276,7 +284,7 @@ final class DistlockActor implements Runnable {
 			LockHandle handle = lock.acquire(Duration.ofSeconds(10));
 			handle.close();
 			this.run.violation(this.name, op, key,
-					what + " was granted; it must fail fast with " + expected.getSimpleName());
+					"fail fast: " + what + " was granted; it must fail fast with " + expected.getSimpleName());
 		}
 		catch (RuntimeException ex) {
 			long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -285,10 +293,10 @@ final class DistlockActor implements Runnable {
 						ex.getClass().getSimpleName() + " after " + took + " ms");
 			if (!expected.isInstance(ex) && !(ex instanceof io.github.distlock.core.LockLostException)) {
 				this.run.violation(this.name, op, key,
-						what + " failed with " + ex + " instead of " + expected.getSimpleName());
+						"fail fast: " + what + " failed with " + ex + " instead of " + expected.getSimpleName());
 			}
 			else if (took > this.run.slack().toMillis()) {
-				this.run.violation(this.name, op, key, what + " took " + took + " ms to fail: not fast");
+				this.run.violation(this.name, op, key, "fail fast: " + what + " took " + took + " ms to fail");
 			}
 		}
 	}
@@ -398,7 +406,7 @@ final class DistlockActor implements Runnable {
 			return null;
 		}
 		catch (TimeoutException ex) {
-			this.run.violation(this.name, op, key, "the asynchronous acquisition did not complete within "
+			this.run.violation(this.name, op, key, "deadline: the asynchronous acquisition did not complete within "
 					+ effective.toMillis() + " ms + " + this.run.slack().toMillis() + " ms slack + 10 s");
 			future.cancel(true);
 			return null;
@@ -431,7 +439,8 @@ final class DistlockActor implements Runnable {
 			.record(History.Type.ENDED, this.name, op, key, 0,
 					failure.getClass().getSimpleName() + " after " + took + " ms: " + failure.getMessage());
 		if (!(failure instanceof DistributedLockException) && !(failure instanceof CancellationException)) {
-			this.run.violation(this.name, op, key, "acquisition failed with " + CheckerRun.trace(failure));
+			this.run.violation(this.name, op, key,
+					"unexpected error: acquisition failed with " + CheckerRun.trace(failure));
 		}
 		if (failure instanceof DistributedLockException) {
 			checkDeadline(op, key, start, end, wait, "ended");
@@ -445,7 +454,7 @@ final class DistlockActor implements Runnable {
 		}
 		long took = TimeUnit.NANOSECONDS.toMillis(end - start);
 		if (took > wait.plus(this.run.slack()).toMillis()) {
-			this.run.violation(this.name, op, key, "deadline not kept: " + what + " after " + took + " ms, wait "
+			this.run.violation(this.name, op, key, "deadline: not kept, " + what + " after " + took + " ms, wait "
 					+ wait.toMillis() + " ms + slack " + this.run.slack().toMillis() + " ms");
 		}
 	}

@@ -50,7 +50,7 @@ final class FaultInjector implements Runnable {
 			}
 		}
 		catch (Exception ex) {
-			this.run.violation("faults", 0, null, "the fault injector failed: " + CheckerRun.trace(ex));
+			this.run.violation("faults", 0, null, "harness: the fault injector failed: " + CheckerRun.trace(ex));
 		}
 		finally {
 			try {
@@ -58,7 +58,8 @@ final class FaultInjector implements Runnable {
 				this.ensemble.restartAll();
 			}
 			catch (Exception ex) {
-				this.run.violation("faults", 0, null, "could not restore the servers: " + CheckerRun.trace(ex));
+				this.run.violation("faults", 0, null,
+						"harness: could not restore the servers: " + CheckerRun.trace(ex));
 			}
 		}
 	}
@@ -67,9 +68,10 @@ final class FaultInjector implements Runnable {
 		int choice = this.random.nextInt(100);
 		List<Node> nodes = this.run.nodes();
 		if (choice < 45) {
-			Node victim = this.run.pausingNode()
-				.filter((node) -> this.random.nextInt(3) > 0)
-				.orElseGet(() -> nodes.get(this.random.nextInt(nodes.size())));
+			// Every draw is made whatever happens, so the faults repeat with the seed.
+			boolean preferPausing = this.random.nextInt(3) > 0;
+			Node drawn = nodes.get(this.random.nextInt(nodes.size()));
+			Node victim = this.run.pausingNode().filter((node) -> preferPausing).orElse(drawn);
 			fault("session of " + victim.name + " ended", Set.of(victim.index), () -> {
 				try {
 					Faults.killSession(victim.client);

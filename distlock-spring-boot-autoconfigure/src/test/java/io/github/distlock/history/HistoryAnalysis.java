@@ -3,8 +3,10 @@ package io.github.distlock.history;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.curator.framework.state.ConnectionState;
 
@@ -34,7 +36,9 @@ final class HistoryAnalysis {
 
 	private final Map<Integer, List<long[]>> doubts = new HashMap<>();
 
-	private final List<String> violations = new ArrayList<>();
+	private final List<CheckerRun.Violation> violations = new ArrayList<>();
+
+	private final Set<Integer> reported = new HashSet<>();
 
 	private final History history;
 
@@ -87,7 +91,7 @@ final class HistoryAnalysis {
 	}
 
 	/** Judge every overlap and every rejection the store recorded. */
-	List<String> judge(FencedLocks store) {
+	List<CheckerRun.Violation> judge(FencedLocks store) {
 		for (FencedLocks.Overlap overlap : store.overlaps()) {
 			HoldRecord entering = overlap.entering();
 			if (entering.access == Access.PERMIT) {
@@ -106,12 +110,12 @@ final class HistoryAnalysis {
 			for (HoldRecord inside : overlap.inside()) {
 				if (inside.token == entering.token) {
 					violation(overlap.seq(), entering,
-							"two holds with one token inside at once: " + entering + " and " + inside);
+							"token order: two holds with one token inside at once: " + entering + " and " + inside);
 				}
 				else if (inside.token < entering.token) {
 					if (!doubtful(inside, overlap.nanos())) {
-						violation(overlap.seq(), entering, "conflicting holds overlap: " + entering + " entered while "
-								+ inside + " was inside, granted earlier and not lost");
+						violation(overlap.seq(), entering, "overlap: conflicting holds inside at once: " + entering
+								+ " entered while " + inside + " was inside, granted earlier and not lost");
 					}
 					else {
 						this.excusedOverlaps++;
@@ -127,8 +131,8 @@ final class HistoryAnalysis {
 		for (FencedLocks.Rejection rejection : store.rejections()) {
 			if (!doubtful(rejection.hold(), rejection.nanos())) {
 				violation(rejection.seq(), rejection.hold(),
-						"fencing token order broken: " + rejection.hold() + " was turned away by the store, which had"
-								+ " seen " + rejection.newer() + ", while it was held and not lost (successive holders'"
+						"token order: " + rejection.hold() + " was turned away by the store, which had" + " seen "
+								+ rejection.newer() + ", while it was held and not lost (successive holders'"
 								+ " tokens must increase)");
 			}
 			else {
@@ -138,9 +142,13 @@ final class HistoryAnalysis {
 		return this.violations;
 	}
 
+	/** Report what one hold did wrong, once per hold. */
 	private void violation(long seq, HoldRecord hold, String text) {
-		this.violations.add("op " + hold.op + " (" + hold.actor + "), event #" + seq + ": " + text + "\n"
-				+ this.history.excerpt(seq, hold.lock, 12));
+		if (this.reported.add(hold.id)) {
+			History.Event event = this.history.events().get((int) seq - 1);
+			this.violations.add(new CheckerRun.Violation(event.nanos(), "op " + hold.op + " (" + hold.actor
+					+ "), event #" + seq + ": " + text + "\n" + this.history.excerpt(seq, hold.lock, 12)));
+		}
 	}
 
 	int excusedOverlaps() {

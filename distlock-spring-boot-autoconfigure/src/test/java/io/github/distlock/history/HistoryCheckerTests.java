@@ -1,6 +1,11 @@
 package io.github.distlock.history;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -32,7 +37,9 @@ class HistoryCheckerTests {
 	void shortRunKeepsEveryInvariant() throws Exception {
 		long seed = Long.getLong("distlock.history.seed", SHORT_RUN_SEED);
 		Duration duration = Duration.ofSeconds(Long.getLong("distlock.history.seconds", 20));
-		CheckerRun.Result result = new CheckerRun(settings(seed, duration)).execute();
+		CheckerRun run = new CheckerRun(settings(seed, duration));
+		CheckerRun.Result result = run.execute();
+		dump(run, seed);
 		System.out.println("[measure] " + result.report());
 		assertThat(result.violations()).as(result.report()).isEmpty();
 	}
@@ -42,9 +49,46 @@ class HistoryCheckerTests {
 	void longRunKeepsEveryInvariant() throws Exception {
 		long minutes = Long.getLong("distlock.history.minutes");
 		long seed = Long.getLong("distlock.history.seed", System.nanoTime() % 100_000);
-		CheckerRun.Result result = new CheckerRun(settings(seed, Duration.ofMinutes(minutes))).execute();
+		CheckerRun run = new CheckerRun(settings(seed, Duration.ofMinutes(minutes)));
+		CheckerRun.Result result = run.execute();
+		dump(run, seed);
 		System.out.println("[measure] " + result.report());
 		assertThat(result.violations()).as(result.report()).isEmpty();
+	}
+
+	@Test
+	@EnabledIfSystemProperty(named = "distlock.history.seeds", matches = "\\d+-\\d+")
+	void seedSweepKeepsEveryInvariant() throws Exception {
+		String[] range = System.getProperty("distlock.history.seeds").split("-");
+		Duration duration = Duration.ofSeconds(Long.getLong("distlock.history.seconds", 20));
+		List<String> lines = new ArrayList<>();
+		int failed = 0;
+		for (long seed = Long.parseLong(range[0]); seed <= Long.parseLong(range[1]); seed++) {
+			CheckerRun run = new CheckerRun(settings(seed, duration));
+			CheckerRun.Result result = run.execute();
+			dump(run, seed);
+			System.out.println("[measure] " + result.report());
+			String line = "seed " + seed + ": " + result.violations().size() + " violation(s) " + result.byCategory()
+					+ " in " + result.millis() + " ms";
+			System.out.println("[sweep] " + line);
+			lines.add(line);
+			failed += result.violations().isEmpty() ? 0 : 1;
+		}
+		System.out.println("[measure] seed sweep " + System.getProperty("distlock.history.seeds") + ", "
+				+ duration.toSeconds() + " s each:\n" + String.join("\n", lines));
+		assertThat(failed).as(String.join("\n", lines)).isZero();
+	}
+
+	/**
+	 * With {@code -Ddistlock.history.dump=DIR}, write the whole history of a run there.
+	 */
+	private static void dump(CheckerRun run, long seed) throws IOException {
+		String directory = System.getProperty("distlock.history.dump");
+		if (directory != null) {
+			Path file = Path.of(directory, "history-" + seed + ".txt");
+			Files.createDirectories(file.getParent());
+			Files.write(file, run.historyLines());
+		}
 	}
 
 	private static CheckerRun.Settings settings(long seed, Duration duration) {
