@@ -8,12 +8,12 @@ import java.util.Map;
 import io.github.distlock.history.HoldRecord.Access;
 
 /**
- * The store every hold's body writes to, one entry per lock: it fences by token (the
- * highest token any hold used, and the highest an exclusive hold used; an exclusive hold
- * must carry at least the first, a reader at least the second; a different hold with the
- * very same token is turned away too) and counts who is inside. What it turns away and
- * which holds were inside together is recorded; whether that was allowed (one of them was
- * lost) is decided after the run, by {@link HistoryAnalysis}.
+ * The store every hold's body writes to, one entry per lock: it fences by token and
+ * counts who is inside. An exclusive hold's operation is turned away if another hold used
+ * the same or a higher token before, a reader's if another exclusive hold did; "another"
+ * means of another family: a hold's own re-entries and downgrades are not its successors.
+ * What it turns away and which holds were inside together is recorded; whether that was
+ * allowed (one of them was lost) is decided after the run, by {@link HistoryAnalysis}.
  * <p>
  * Leases of a semaphore of several permits are not fenced against each other (they are
  * concurrent holders, and enter in any order); only their number is counted.
@@ -69,19 +69,17 @@ final class FencedLocks {
 			return;
 		}
 		boolean exclusive = hold.access == Access.EXCLUSIVE;
-		HoldRecord limit = exclusive ? entry.highestAny : entry.highestExclusive;
-		if (limit != null && (hold.token < limit.token || (hold.token == limit.token && hold.family != limit.family))) {
+		HoldRecord limit = (exclusive ? entry.any : entry.exclusive).highestOutside(hold.family);
+		if (limit != null && hold.token <= limit.token) {
 			History.Event event = this.history.record(History.Type.REJECTED, hold.actor, hold.op, hold.lock, hold.token,
 					what + " of hold " + hold.id + " turned away: the store has seen token " + limit.token + " of "
 							+ limit);
 			this.rejections.add(new Rejection(hold, limit, event.seq(), event.nanos()));
 			return;
 		}
-		if (entry.highestAny == null || hold.token >= entry.highestAny.token) {
-			entry.highestAny = hold;
-		}
-		if (exclusive && (entry.highestExclusive == null || hold.token >= entry.highestExclusive.token)) {
-			entry.highestExclusive = hold;
+		entry.any.accept(hold);
+		if (exclusive) {
+			entry.exclusive.accept(hold);
 		}
 	}
 
@@ -111,11 +109,51 @@ final class FencedLocks {
 
 	private static final class Entry {
 
-		private HoldRecord highestAny;
+		/** Highest tokens of all holds. */
+		private final Highest any = new Highest();
 
-		private HoldRecord highestExclusive;
+		/** Highest tokens of exclusive holds. */
+		private final Highest exclusive = new Highest();
 
 		private final List<HoldRecord> inside = new ArrayList<>();
+
+	}
+
+	/**
+	 * The holds that used the two highest tokens, of two different families: enough to
+	 * tell the highest token of any family but a given one (a family's own re-entries and
+	 * downgrades are not its successors).
+	 */
+	private static final class Highest {
+
+		private HoldRecord first;
+
+		private HoldRecord second;
+
+		void accept(HoldRecord hold) {
+			if (this.first == null) {
+				this.first = hold;
+			}
+			else if (hold.family == this.first.family) {
+				if (hold.token > this.first.token) {
+					this.first = hold;
+				}
+			}
+			else if (hold.token > this.first.token) {
+				this.second = this.first;
+				this.first = hold;
+			}
+			else if (this.second == null || hold.token > this.second.token) {
+				this.second = hold;
+			}
+		}
+
+		HoldRecord highestOutside(int family) {
+			if (this.first == null) {
+				return null;
+			}
+			return (this.first.family != family) ? this.first : this.second;
+		}
 
 	}
 
