@@ -177,7 +177,8 @@ final class CheckerRun {
 		all.addAll(judged);
 		all.sort(java.util.Comparator.comparingLong(Violation::nanos));
 		return new Result(this.settings, all, summary(analysis, faults),
-				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart);
+				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart, this.holds.size(),
+				faults.windows().size());
 	}
 
 	private void joinActors(List<Thread> actors) throws InterruptedException {
@@ -491,8 +492,11 @@ final class CheckerRun {
 	 * @param summary counts
 	 * @param millis how long the run took, set-up and checks included
 	 * @param runStart when the actors started
+	 * @param holds number of holds
+	 * @param faults number of faults injected
 	 */
-	record Result(Settings settings, List<Violation> violations, String summary, long millis, long runStart) {
+	record Result(Settings settings, List<Violation> violations, String summary, long millis, long runStart, int holds,
+			int faults) {
 
 		/** Per kind of violation: how many, and how long into the run the first one. */
 		Map<String, String> byCategory() {

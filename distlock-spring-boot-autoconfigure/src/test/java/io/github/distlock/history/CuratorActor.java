@@ -115,7 +115,9 @@ final class CuratorActor implements Runnable {
 			return;
 		}
 		try {
-			body(op, key, LockKind.SEMAPHORE, pathIndex, czxid(lease.getNodeName()));
+			// The lease's name only: its node is under the semaphore's leases node.
+			body(op, key, LockKind.SEMAPHORE, pathIndex,
+					czxid("/semaphore/" + path + "/leases/" + lease.getNodeName()));
 		}
 		finally {
 			semaphore.returnLease(lease);

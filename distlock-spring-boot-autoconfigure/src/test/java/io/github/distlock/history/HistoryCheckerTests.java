@@ -42,6 +42,9 @@ class HistoryCheckerTests {
 		dump(run, seed);
 		System.out.println("[measure] " + result.report());
 		assertThat(result.violations()).as(result.report()).isEmpty();
+		// A run that took no locks or injected no fault would prove nothing.
+		assertThat(result.holds()).as(result.report()).isGreaterThan(100);
+		assertThat(result.faults()).as(result.report()).isGreaterThanOrEqualTo(3);
 	}
 
 	@Test
