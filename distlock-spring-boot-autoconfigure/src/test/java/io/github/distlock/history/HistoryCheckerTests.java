@@ -24,9 +24,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  *     -Ddistlock.history.minutes=10 [-Ddistlock.history.seed=42] [-Ddistlock.history.servers=3]
  * </pre>
  *
- * A failure prints the seed, the operation and an excerpt of the history around each
- * violation; {@code -Ddistlock.history.seed=} with the short run's duration
- * ({@code -Ddistlock.history.seconds=}) replays the same operations and faults.
+ * A sweep over seeds, each for the short run's time ({@code -Ddistlock.history.seconds=},
+ * 20 by default): {@code -Dtest='HistoryCheckerTests#seedSweepKeepsEveryInvariant'
+ * -Ddistlock.history.seeds=1-20}. {@code -Ddistlock.history.dump=DIR} writes each run's
+ * whole history to {@code DIR/history-SEED.txt}.
+ * <p>
+ * A failure prints the seed, the thread and its operation number, and an excerpt of the
+ * history around each violation; {@code -Ddistlock.history.seed=} replays the same
+ * operations and faults (docs/failure-model.md, "History checker").
  */
 class HistoryCheckerTests {
 
