@@ -96,7 +96,8 @@ final class FaultInjector implements Runnable {
 		}
 		else if (this.ensemble.size() == 1 || choice < 80) {
 			int leader = Math.max(0, this.ensemble.leader());
-			stopAndRestart("leader", List.of(leader), 200 + this.random.nextInt(2000));
+			stopAndRestart((this.ensemble.size() == 1) ? "server" : "leader", List.of(leader),
+					200 + this.random.nextInt(2000));
 		}
 		else if (choice < 92) {
 			int leader = this.ensemble.leader();
