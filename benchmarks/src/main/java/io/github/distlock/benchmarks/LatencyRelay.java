@@ -55,8 +55,8 @@ final class LatencyRelay implements AutoCloseable {
 	// Per session: per operation code, the server's answer times of the requests.
 	private final Map<Long, Map<Integer, Samples>> answers = new ConcurrentHashMap<>();
 
-	// Per session: the requests sent while recording, in order: {operation, sent,
-	// answered}.
+	// Per session: the requests sent while recording, in order: {operation,
+	// sent, answered}.
 	private final Map<Long, List<Request>> requests = new ConcurrentHashMap<>();
 
 	private volatile boolean recording;

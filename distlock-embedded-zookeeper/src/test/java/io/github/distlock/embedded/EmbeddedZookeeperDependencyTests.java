@@ -34,8 +34,8 @@ class EmbeddedZookeeperDependencyTests {
 
 	@Test
 	void starterAndThisDependencyAloneRunTheEmbeddedServerQuietly(CapturedOutput output) {
-		// Nothing but this module brings the server's dependencies: no test harness
-		// either.
+		// Nothing but this module brings the server's dependencies: no test
+		// harness either.
 		assertThat(ClassUtils.isPresent("org.apache.curator.test.TestingServer", null)).isFalse();
 		SpringApplication application = new SpringApplication(Application.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
@@ -48,8 +48,8 @@ class EmbeddedZookeeperDependencyTests {
 			}
 		}
 		String log = output.getAll();
-		// The output is captured: distlock's own warning about the development server is
-		// there.
+		// The output is captured: distlock's own warning about the development server
+		// is there.
 		assertThat(log).contains("WARN io.github.distlock.autoconfigure.EmbeddedZookeeperServer - Started an "
 				+ "embedded ZooKeeper server");
 		List<String> zookeeperInfo = ZOOKEEPER_INFO.matcher(log).results().map((match) -> match.group()).toList();

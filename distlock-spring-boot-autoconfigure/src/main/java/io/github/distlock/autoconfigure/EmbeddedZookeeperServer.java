@@ -33,12 +33,9 @@ public final class EmbeddedZookeeperServer implements AutoCloseable {
 
 	// Declared "provided" by ZooKeeper's server, yet needed by every server: its metrics
 	// (ServerMetrics builds percentile counters on metrics-core whatever the provider)
-	// and
-	// its snapshot streams (SnapStream refers to Snappy's streams whatever the
-	// compression).
-	// Without them it does not start and only times out. distlock-embedded-zookeeper
-	// brings
-	// both.
+	// and its snapshot streams (SnapStream refers to Snappy's streams whatever the
+	// compression). Without them it does not start and only times out.
+	// distlock-embedded-zookeeper brings both.
 	private static final Map<String, String> SERVER_DEPENDENCIES = Map.of("com.codahale.metrics.Reservoir",
 			"io.dropwizard.metrics:metrics-core", "org.xerial.snappy.SnappyInputStream",
 			"org.xerial.snappy:snappy-java");

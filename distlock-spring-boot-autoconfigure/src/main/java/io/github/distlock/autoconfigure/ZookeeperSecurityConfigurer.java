@@ -129,9 +129,9 @@ final class ZookeeperSecurityConfigurer implements AutoCloseable {
 					x509.getSslTruststorePasswdProperty(), x509.getSslTruststoreTypeProperty());
 			config.override(x509.getSslHostnameVerificationEnabledProperty(), Boolean.toString(hostnameVerification));
 			// ZooKeeper's FIPS mode (its default) checks the host name with the JDK's
-			// standard endpoint identification against the host of the connect string,
-			// without ZooKeeper's reverse-DNS fallback, also with the JDK's default
-			// trust.
+			// standard endpoint identification against the host of the connect
+			// string, without ZooKeeper's reverse-DNS fallback, also with the JDK's
+			// default trust.
 			config.override(FIPS_MODE, "true");
 			// The bundle's default "TLS" names no protocol version; ZooKeeper then keeps
 			// its own default (TLSv1.3 where available).

@@ -340,8 +340,8 @@ public final class LockScope {
 
 		@Override
 		public void closeAfter(Duration delay) {
-			// The scope gives the lock up now; the hold stays until the timer releases
-			// it.
+			// The scope gives the lock up now; the hold stays until the timer
+			// releases it.
 			if (leave()) {
 				this.entry.hold.closeAfter(delay);
 			}

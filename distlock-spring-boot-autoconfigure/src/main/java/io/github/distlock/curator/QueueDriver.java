@@ -55,6 +55,15 @@ abstract sealed class QueueDriver {
 	}
 
 	/**
+	 * Whether a child of the queue is one of the protocol's nodes (a waiter's or a
+	 * holder's), rather than, say, the parent node of another lock whose path lies inside
+	 * this one.
+	 */
+	boolean isQueueNode(String child) {
+		return isNode(child, lockName());
+	}
+
+	/**
 	 * Decide whether our node holds the lock.
 	 * @param children the queue's children, as ZooKeeper listed them
 	 * @param ours the name of our node
@@ -188,6 +197,16 @@ abstract sealed class QueueDriver {
 		}
 
 		@Override
+		boolean isQueueNode(String child) {
+			for (String name : this.queueNames) {
+				if (isNode(child, name)) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		@Override
 		@Nullable Verdict decide(List<String> children, String ours, boolean downgrade) {
 			List<String> queue = sorted(children, this.queueNames);
 			int index = queue.indexOf(ours);
@@ -205,6 +224,11 @@ abstract sealed class QueueDriver {
 		@Override
 		String lockName() {
 			return READ_NAME;
+		}
+
+		@Override
+		boolean isQueueNode(String child) {
+			return isNode(child, READ_NAME) || isNode(child, WRITE_NAME);
 		}
 
 		@Override

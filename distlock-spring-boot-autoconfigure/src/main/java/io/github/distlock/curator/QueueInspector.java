@@ -129,8 +129,8 @@ final class QueueInspector {
 			boolean holds = holders.contains(name);
 			participants.add(node.participant(holds, holds ? "lease" : "waiting", node.stat.getCzxid()));
 		});
-		// A holder of the guard without a lease yet, and those queued for the guard,
-		// wait.
+		// A holder of the guard without a lease yet, and those queued for the
+		// guard, wait.
 		guards.forEach((name, node) -> participants.add(node.participant(false, "waiting", node.stat.getCzxid())));
 		return participants;
 	}

@@ -111,8 +111,8 @@ final class QueuePosition {
 
 	}
 
-	// Parents carry no data, as Curator's own parent nodes (not the client's default
-	// data).
+	// Parents carry no data, as Curator's own parent nodes (not the client's
+	// default data).
 	private static final byte[] NO_DATA = new byte[0];
 
 	/**
@@ -136,8 +136,8 @@ final class QueuePosition {
 
 	private final Watch watch = new Watch(this);
 
-	// Paths our watcher is registered on, with the kind of watch, until it fires or is
-	// removed.
+	// Paths our watcher is registered on, with the kind of watch, until it fires or
+	// is removed.
 	private final Map<String, Watcher.WatcherType> watched = new LinkedHashMap<>(2);
 
 	private State state = State.NEW;
@@ -281,8 +281,8 @@ final class QueuePosition {
 		CreateMode mode = CreateMode.EPHEMERAL_SEQUENTIAL;
 		if (this.downgrade != null) {
 			// A downgrading reader takes its write lock's place in the queue, as
-			// Curator's
-			// read lock does: a writer queued behind that write lock waits for it too.
+			// Curator's read lock does: a writer queued behind that write lock waits for
+			// it too.
 			path = path + this.downgrade.sequence();
 			mode = CreateMode.EPHEMERAL;
 		}
@@ -468,8 +468,8 @@ final class QueuePosition {
 				return;
 			}
 			if (this.state == State.CREATING) {
-				// Answered before the create, or failed: read again once our node is
-				// known.
+				// Answered before the create, or failed: read again once our node
+				// is known.
 				this.earlyRead = true;
 				return;
 			}
@@ -486,6 +486,7 @@ final class QueuePosition {
 				problem(code, this.queuePath);
 				return;
 			}
+			ForeignNodes.check(this.client.getNamespace(), this.queuePath, children, this.driver);
 			QueueDriver.Verdict verdict = this.driver.decide(children, this.nodeName, this.downgrade != null);
 			if (verdict == null) {
 				// Our node is gone: its session expired, or somebody deleted it.
@@ -555,8 +556,8 @@ final class QueuePosition {
 	 */
 	private void holds() {
 		if (!this.engine.session().isConnected()) {
-			// Not handed out while the connection is down: looked at again once it is
-			// back.
+			// Not handed out while the connection is down: looked at again once it
+			// is back.
 			this.state = State.STALLED;
 			this.owner.stalled(this);
 			return;

@@ -42,7 +42,8 @@ import io.github.distlock.core.LockConfigurationException;
  * annotation itself is turned into an operation by a {@link LockAnnotationParser}, which
  * reports every problem that can be known before a call with a
  * {@link LockConfigurationException} naming the method, the annotation, the bad value and
- * the fix.
+ * the fix. Two annotations of one kind whose paths can nest (such as {@code orders} and
+ * {@code orders/#{#id}}) are refused too.
  */
 public class AnnotationLockOperationSource implements LockOperationSource, BeanFactoryAware {
 
@@ -58,6 +59,8 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 	private final LockExpressionEvaluator evaluator = new LockExpressionEvaluator();
 
 	private final LockAnnotationParser parser = new LockAnnotationParser(this.evaluator);
+
+	private final LockPathNesting nesting = new LockPathNesting();
 
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
@@ -104,6 +107,9 @@ public class AnnotationLockOperationSource implements LockOperationSource, BeanF
 		if (operation == null) {
 			// A failure is not cached: it is thrown again if asked again.
 			LockOperation computed = computeOperation(method, targetClass);
+			if (computed != null) {
+				this.nesting.register(computed);
+			}
 			operation = (computed != null) ? Optional.of(computed) : NO_OPERATION;
 			this.operations.put(key, operation);
 		}

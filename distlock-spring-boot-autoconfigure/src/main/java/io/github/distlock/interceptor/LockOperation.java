@@ -3,6 +3,7 @@ package io.github.distlock.interceptor;
 import java.lang.reflect.Method;
 
 import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
 
@@ -25,6 +26,13 @@ public sealed interface LockOperation permits MutexOperation, ReadWriteOperation
 	 * @return the description
 	 */
 	String description();
+
+	/**
+	 * The kind of lock the annotation asks for: it decides the subtree of the lock root
+	 * the lock's nodes live in.
+	 * @return the kind
+	 */
+	LockKind kind();
 
 	/**
 	 * The parsed path template.

@@ -88,8 +88,8 @@ public final class LockPathTemplate {
 			}
 			dynamicInSegment = true;
 			parts.add(new Dynamic(expression));
-			// Any value gives a non-empty segment; a placeholder lets LockPath check the
-			// rest.
+			// Any value gives a non-empty segment; a placeholder lets LockPath check
+			// the rest.
 			sample.append('x');
 		}
 		try {
@@ -135,6 +135,38 @@ public final class LockPathTemplate {
 			}
 		}
 		return found;
+	}
+
+	/**
+	 * The paths this template can give, segment by segment, as far as they are known
+	 * without a call.
+	 * @return the shape
+	 */
+	LockPathShape shape() {
+		List<LockPathShape.Segment> segments = new ArrayList<>();
+		StringBuilder before = new StringBuilder();
+		StringBuilder after = new StringBuilder();
+		boolean dynamic = false;
+		for (Part part : this.parts) {
+			if (part instanceof Dynamic) {
+				dynamic = true;
+				continue;
+			}
+			String text = ((Literal) part).text();
+			int start = 0;
+			int slash;
+			while ((slash = text.indexOf('/', start)) >= 0) {
+				(dynamic ? after : before).append(text, start, slash);
+				segments.add(new LockPathShape.Segment(before.toString(), after.toString(), dynamic));
+				before.setLength(0);
+				after.setLength(0);
+				dynamic = false;
+				start = slash + 1;
+			}
+			(dynamic ? after : before).append(text, start, text.length());
+		}
+		segments.add(new LockPathShape.Segment(before.toString(), after.toString(), dynamic));
+		return new LockPathShape(List.copyOf(segments));
 	}
 
 	/**

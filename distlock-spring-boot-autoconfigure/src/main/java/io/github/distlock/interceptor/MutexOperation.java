@@ -3,6 +3,7 @@ package io.github.distlock.interceptor;
 import java.lang.reflect.Method;
 
 import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
 
@@ -20,6 +21,11 @@ import io.github.distlock.core.Locks;
  */
 public record MutexOperation(Method method, String description, LockPathTemplate path, WaitTime waitTime,
 		TimeoutPolicy onTimeout, boolean reentrant, HoldTime holdAtLeast) implements LockOperation {
+
+	@Override
+	public LockKind kind() {
+		return this.reentrant ? LockKind.MUTEX : LockKind.NON_REENTRANT_MUTEX;
+	}
 
 	@Override
 	public ClusterLock lock(Locks locks, LockPath path) {

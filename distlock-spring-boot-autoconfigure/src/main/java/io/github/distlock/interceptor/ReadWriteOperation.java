@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 
 import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.ClusterReadWriteLock;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
 
@@ -21,6 +22,11 @@ import io.github.distlock.core.Locks;
  */
 public record ReadWriteOperation(Method method, String description, LockPathTemplate path, WaitTime waitTime,
 		TimeoutPolicy onTimeout, boolean write) implements LockOperation {
+
+	@Override
+	public LockKind kind() {
+		return this.write ? LockKind.WRITE : LockKind.READ;
+	}
 
 	@Override
 	public ClusterLock lock(Locks locks, LockPath path) {

@@ -3,6 +3,7 @@ package io.github.distlock.interceptor;
 import java.lang.reflect.Method;
 
 import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
 
@@ -19,6 +20,11 @@ import io.github.distlock.core.Locks;
  */
 public record SemaphoreOperation(Method method, String description, LockPathTemplate path, WaitTime waitTime,
 		TimeoutPolicy onTimeout, int permits) implements LockOperation {
+
+	@Override
+	public LockKind kind() {
+		return LockKind.SEMAPHORE;
+	}
 
 	@Override
 	public ClusterLock lock(Locks locks, LockPath path) {

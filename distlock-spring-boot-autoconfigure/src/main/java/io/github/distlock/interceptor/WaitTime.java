@@ -133,8 +133,8 @@ public sealed interface WaitTime {
 		public Duration resolve(Supplier<EvaluationContext> context, Duration defaultWaitTime, String description) {
 			Object value;
 			try {
-				// A single #{...} keeps its type (Duration, Number); a mixed template is
-				// text.
+				// A single #{...} keeps its type (Duration, Number); a mixed template
+				// is text.
 				value = (this.expression instanceof SpelExpression) ? this.expression.getValue(context.get())
 						: this.expression.getValue(context.get(), String.class);
 			}

@@ -46,8 +46,8 @@ class HealthProbeTimeoutTest {
 				Duration took = Duration.ofNanos(System.nanoTime() - start);
 				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 				assertThat(health.getDetails()).containsEntry("error", "ZooKeeper did not answer within 300ms");
-				// The client has not noticed yet: only the probe's own timeout could
-				// tell.
+				// The client has not noticed yet: only the probe's own timeout
+				// could tell.
 				assertThat(client.getZookeeperClient().isConnected()).isTrue();
 				assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(300)).isLessThan(Duration.ofSeconds(2));
 

@@ -43,8 +43,8 @@ class ConfigurationDocsTests {
 	private Map<String, Object> metadataDefaults() throws IOException {
 		List<Map<String, Object>> properties = JsonPath.read(GeneratedMetadata.json(), "$.properties[*]");
 		Map<String, Object> defaults = new LinkedHashMap<>();
-		// Only distlock's own properties: management.* ones are documented in
-		// docs/operations.md.
+		// Only distlock's own properties: management.* ones are documented
+		// in docs/operations.md.
 		properties.stream()
 			.filter((property) -> ((String) property.get("name")).startsWith("distlock."))
 			.forEach((property) -> defaults.put((String) property.get("name"), property.get("defaultValue")));

@@ -129,8 +129,8 @@ class DistlockAutoConfigurationTests {
 				assertThat(context.getBean(CuratorFramework.class)).isSameAs(userClient);
 				assertThat(context).hasSingleBean(Locks.class);
 			});
-			// the user declared no destroy method: distlock must not close the client
-			// either
+			// the user declared no destroy method: distlock must not close the
+			// client either
 			assertThat(userClient.getState()).isEqualTo(CuratorFrameworkState.STARTED);
 		}
 		finally {

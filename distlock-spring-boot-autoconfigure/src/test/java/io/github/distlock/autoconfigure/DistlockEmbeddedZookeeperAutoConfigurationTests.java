@@ -54,8 +54,8 @@ class DistlockEmbeddedZookeeperAutoConfigurationTests {
 				EmbeddedZookeeperServer server = context.getBean(EmbeddedZookeeperServer.class);
 				port.set(server.getPort());
 				assertThat(port.get()).isPositive();
-				// the connection details point at the embedded server, not at the
-				// property
+				// the connection details point at the embedded server, not at
+				// the property
 				assertThat(context.getBean(ZookeeperConnectionDetails.class).getConnectString())
 					.isEqualTo(server.getConnectString())
 					.isEqualTo("127.0.0.1:" + port.get());
@@ -67,8 +67,8 @@ class DistlockEmbeddedZookeeperAutoConfigurationTests {
 						new RetryOneTime(100))) {
 					other.start();
 					assertThat(other.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
-					// a separate client (separate session) sees the node under the
-					// namespace
+					// a separate client (separate session) sees the node under
+					// the namespace
 					assertThat(other.getData().forPath("/distlock/probe")).asString(StandardCharsets.UTF_8)
 						.isEqualTo("hello");
 				}

@@ -66,8 +66,8 @@ class SupportClaimsDocsTests {
 		List<String> contradictions = new ArrayList<>();
 		for (Path document : MarkdownDocuments.all()) {
 			for (String statement : statements(document)) {
-				// A claim in double quotes is quoted, as the changelog quotes what it
-				// fixed.
+				// A claim in double quotes is quoted, as the changelog quotes what
+				// it fixed.
 				String claimed = statement.replaceAll("\"[^\"]*\"", "\"\"");
 				if (!NEGATIVE.matcher(claimed).find() || REAL_REFUSAL.matcher(claimed).find()) {
 					continue;

@@ -44,8 +44,8 @@ class BlockingCompletionsTests {
 				blocked.add(locks.mutex("blocking/" + i).acquireAsync(Duration.ofSeconds(10)).thenAccept((handle) -> {
 					try (handle) {
 						blocking.countDown();
-						// An application that waits in its completion, e.g. for another
-						// lock.
+						// An application that waits in its completion, e.g. for
+						// another lock.
 						release.await();
 					}
 					catch (InterruptedException ex) {

@@ -102,8 +102,8 @@ class DowngradeSafetyTests {
 		ClusterReadWriteLock lockOfA = a.readWrite("report");
 		LockHandle write = lockOfA.writeLock().acquire(Duration.ofSeconds(5));
 		try {
-			// The engine is not told of the session's end: only the node's owner shows
-			// it.
+			// The engine is not told of the session's end: only the node's owner
+			// shows it.
 			a.ignoreConnectionStateEvents();
 			long instance = a.clientInstance();
 			Faults.killSession(a.client());

@@ -88,8 +88,7 @@ class LocalTurnTests {
 				await().atMost(Duration.ofSeconds(5)).until(() -> locks.localQueues().waiting("/mutex/" + path) == 1);
 				Faults.killSession(locks.client());
 				// The holder's thread is stuck and never closes its handle; the lock
-				// moves
-				// on to the next waiter of this client all the same.
+				// moves on to the next waiter of this client all the same.
 				assertThat(waiter).as(policy.name()).succeedsWithin(Duration.ofSeconds(15));
 				LockHandle next = waiter.join();
 				assertThat(stuck.state()).isEqualTo(LockState.LOST);

@@ -62,9 +62,8 @@ class LockInspectionTest {
 			.semaphore("reports", 2)
 			.acquireAsync(Duration.ofSeconds(10));
 		// The third holds the guard and waits with a lease; the fourth waits for the
-		// guard:
-		// two leases held, then the third's lease, the third's and the fourth's guard
-		// nodes.
+		// guard: two leases held, then the third's lease, the third's and the fourth's
+		// guard nodes.
 		await().atMost(Duration.ofSeconds(10)).until(() -> participants(node, "reports").size() == 5);
 		List<LockParticipant> participants = participants(node, "reports");
 		assertThat(participants).extracting(LockParticipant::side)

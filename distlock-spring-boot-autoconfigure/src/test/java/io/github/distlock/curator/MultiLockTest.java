@@ -60,8 +60,8 @@ class MultiLockTest {
 				OWN_THREADS);
 		CompletableFuture<Void> ba = CompletableFuture.runAsync(() -> loop(accounts(this.node2, "B", "A"), end, rounds),
 				OWN_THREADS);
-		// Every acquisition waits at most 10 s; a deadlock would surface as a
-		// LockTimeoutException.
+		// Every acquisition waits at most 10 s; a deadlock would surface as
+		// a LockTimeoutException.
 		CompletableFuture.allOf(ab, ba).get(60, TimeUnit.SECONDS);
 		assertThat(rounds.get()).isPositive();
 	}
@@ -93,8 +93,7 @@ class MultiLockTest {
 	@Test
 	void theWholeSetRespectsOneDeadline() throws Exception {
 		// a is free only after 700 ms, b is held throughout: with one deadline of 1 s for
-		// the
-		// set, the attempt ends near 1 s, not 700 ms + a full second for b.
+		// the set, the attempt ends at 1 s, not 700 ms + a full second for b (1.7 s).
 		LockHandle a = this.node2.mutex("accounts/a").acquire(Duration.ofSeconds(5));
 		LockHandle b = this.node2.mutex("accounts/b").acquire(Duration.ofSeconds(5));
 		long start = System.nanoTime();
@@ -108,7 +107,8 @@ class MultiLockTest {
 		a.close();
 		attempt.get(10, TimeUnit.SECONDS);
 		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-		assertThat(elapsedMillis).isBetween(950L, 1600L);
+		System.out.println("[measure] multi-lock with one deadline of 1000 ms: gave up after " + elapsedMillis + " ms");
+		assertThat(elapsedMillis).isGreaterThanOrEqualTo(1000L).isLessThan(1700L);
 		b.close();
 	}
 

@@ -47,8 +47,7 @@ class ProtectedRecoveryTests {
 					.build());
 			client.start();
 			// Told of the connection's return before the engine is: it holds the news
-			// back
-			// until the recovery has answered the create.
+			// back until the recovery has answered the create.
 			AttemptProbe probe = new AttemptProbe();
 			client.getConnectionStateListenable().addListener((c, state) -> {
 				if (state == ConnectionState.RECONNECTED) {

@@ -46,8 +46,8 @@ class WatchRemovalTests {
 					waiter.readWrite("long").writeLock(), waiter.semaphore("long", 1))) {
 				assertThatExceptionOfType(LockTimeoutException.class)
 					.isThrownBy(() -> lock.acquire(Duration.ofMillis(300)));
-				// A try-once on the semaphore watches the leases while it waits for the
-				// guard.
+				// A try-once on the semaphore watches the leases while it waits for
+				// the guard.
 				assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> lock.acquire(Duration.ZERO));
 				CompletableFuture<LockHandle> cancelled = lock.acquireAsync(Duration.ofSeconds(30));
 				await().atMost(Duration.ofSeconds(5)).until(() -> !watches().isEmpty());

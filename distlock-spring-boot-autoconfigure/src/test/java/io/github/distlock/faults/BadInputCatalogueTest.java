@@ -60,8 +60,8 @@ class BadInputCatalogueTest {
 		locks = zookeeper.newNode();
 		rootClient = locks.client();
 		orders = proxy(new Orders(), false);
-		// A lambda's method has no parameter names, as a class compiled without
-		// -parameters.
+		// A lambda's method has no parameter names, as a class compiled without the
+		// -parameters flag.
 		Shipping lambda = (order) -> "shipped " + order;
 		shipping = proxy(lambda, true);
 	}
@@ -140,8 +140,8 @@ class BadInputCatalogueTest {
 						List.of("#{#id}", "at most 255 characters once escaped", "300 characters")),
 				arguments("empty collection of keys", (ThrowingCallable) () -> orders.shipAll(List.of()), path,
 						List.of("#{#ids}", "empty collection", "nothing to lock")),
-				// In an application context this fails at startup, when the bean is
-				// proxied.
+				// In an application context this fails at startup, when the bean
+				// is proxied.
 				arguments("missing parameter name", (ThrowingCallable) () -> shipping.ship("42"), config,
 						List.of("ship(", "'parcels/#{#order}'", "refers to #order by name",
 								"compiled without parameter names", "'javac -parameters'", "#p0")),

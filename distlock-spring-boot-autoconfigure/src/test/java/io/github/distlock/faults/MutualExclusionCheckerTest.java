@@ -96,8 +96,7 @@ class MutualExclusionCheckerTest {
 								try {
 									if (handle.kind() == LockKind.READ || handle.kind() == LockKind.SEMAPHORE) {
 										// Shared holders: what matters is who is inside,
-										// and
-										// for how long.
+										// and for how long.
 										LockSupport.parkNanos(TimeUnit.MILLISECONDS
 											.toNanos(ThreadLocalRandom.current().nextInt(1, 4)));
 										continue;
@@ -107,11 +106,10 @@ class MutualExclusionCheckerTest {
 									long seen = store.read(key, token);
 									handle.assertHeld();
 									if (pauseNext.compareAndSet(true, false)) {
-										// A pause (such as a long GC) after the check:
-										// the
-										// session expires meanwhile and a newer holder
-										// uses
-										// the store before this write arrives.
+										// A pause (such as a long GC) after the
+										// check: the session expires meanwhile and a
+										// newer holder uses the store before this
+										// write arrives.
 										pausedHolders.incrementAndGet();
 										Faults.expireSession(node.client());
 										await().atMost(Duration.ofSeconds(15))

@@ -120,8 +120,8 @@ class ServerRestartFaultTest {
 			}
 			SectionProbe probe = probes.get(shape);
 			assertThat(probe.doubleGrants()).as("%s granted twice: %s", shape, probe.details()).isZero();
-			// The sessions outlive the restart, so no holder is left believing in a lost
-			// hold.
+			// The sessions outlive the restart, so no holder is left believing in a
+			// lost hold.
 			assertThat(probe.lateNotices()).as("%s holders unaware of a lost hold: %s", shape, probe.details())
 				.isZero();
 			assertThat(tokens).as(shape.name())

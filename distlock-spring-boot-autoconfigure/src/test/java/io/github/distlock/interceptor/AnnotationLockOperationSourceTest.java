@@ -414,7 +414,7 @@ class AnnotationLockOperationSourceTest {
 		public void many(List<String> ids) {
 		}
 
-		@DistributedLock(value = "orders/#{#id}", fallback = "fallback")
+		@DistributedLock(value = "invoices/#{#id}", fallback = "fallback")
 		public String withFallback(long id) {
 			return "";
 		}

@@ -151,8 +151,7 @@ class AsyncLockAcceptanceTest {
 		int bodies = node1.bodies();
 		try (LockHandle holder = locks2.mutex(path).acquire(Duration.ofSeconds(5))) {
 			// THROW: the error comes as the stage's failure or the publisher's error
-			// signal,
-			// never from the call itself.
+			// signal, never from the call itself.
 			CompletableFuture<?> thrown = kind.failOnTimeout(node1, path);
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> thrown.get(10, TimeUnit.SECONDS))
 				.havingCause()

@@ -187,8 +187,8 @@ class ReadWriteLockAnnotationTest {
 		CountDownLatch innerDone = new CountDownLatch(1);
 		AtomicBoolean innerRan = new AtomicBoolean();
 		Future<?> reading = this.pool.submit(() -> this.node1.readHolding("reentrant-read", outer, () -> {
-			// A fresh reader would queue behind the waiting writer; a reentrant one does
-			// not.
+			// A fresh reader would queue behind the waiting writer; a reentrant one
+			// does not.
 			innerRan.set(this.node1.tryRead("reentrant-read"));
 			innerDone.countDown();
 		}));

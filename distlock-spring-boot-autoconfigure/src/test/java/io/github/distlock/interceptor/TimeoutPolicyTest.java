@@ -93,8 +93,8 @@ class TimeoutPolicyTest {
 
 	@Test
 	void bodyRunsOnceTheOtherNodeReleases() {
-		// Released, and ZooKeeper confirmed it: the calls below come from another
-		// session.
+		// Released, and ZooKeeper confirmed it: the calls below come from
+		// another session.
 		this.held.closeAsync().join();
 		assertThat(service.skipString(42)).isEqualTo("ran");
 		assertThat(service.throwing(42)).isEqualTo("ran");

@@ -61,8 +61,8 @@ public class StockCountService {
 		}
 		Duration waitTime = locks.defaultWaitTime();
 		try (LockHandle lock = locks.mutex(Fencing.inventory(sku)).acquire(waitTime)) {
-			// The transaction runs inside the lock: it commits before the lock is
-			// released.
+			// The transaction runs inside the lock: it commits before the lock
+			// is released.
 			write(sku, counted, OptionalLong.of(lock.fencingToken()));
 			return counted;
 		}

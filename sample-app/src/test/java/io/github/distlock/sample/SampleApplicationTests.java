@@ -28,22 +28,25 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
+import io.github.distlock.test.AutoConfigureDistlockZooKeeper;
+import io.github.distlock.test.LockRecorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Drives the sample over real HTTP, on the embedded ZooKeeper server that
- * {@code application.yml} enables.
+ * Drives the sample over real HTTP, on the ZooKeeper server of distlock's test kit
+ * (instead of the embedded one that {@code application.yml} enables), whose
+ * {@link LockRecorder} shows the locks the purchases took.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "shop.initial-stock.race=20", "shop.initial-stock.red=12", "shop.initial-stock.green=12",
 				"shop.initial-stock.blue=12", "shop.initial-stock.fenced=5", "shop.initial-stock.priced=1",
 				"shop.initial-stock.counted=1", "shop.initial-stock.quoted=1", "shop.initial-stock.delivered=100",
 				// The restock job (RestockJobClusterTests) would refill a SKU the tests
-				// empty
-				// when a minute starts during the test.
+				// empty when a minute starts during the test.
 				"shop.restock.cron=-" })
+@AutoConfigureDistlockZooKeeper
 class SampleApplicationTests {
 
 	private static final int THREADS = 16;
@@ -69,6 +72,9 @@ class SampleApplicationTests {
 	@Autowired
 	private ConcurrencyProbe probe;
 
+	@Autowired
+	private LockRecorder recorder;
+
 	@Test
 	void purchaseReducesTheStock() throws Exception {
 		HttpResponse<String> purchase = post("/api/inventory/gadget/purchase?quantity=2");
@@ -85,8 +91,8 @@ class SampleApplicationTests {
 
 	@Test
 	void concurrentPurchasesOfLimitedStockNeverOversell() throws Exception {
-		// 80 purchases of 1 race for 20 items; the service reads, pauses, then writes the
-		// stock.
+		// 80 purchases of 1 race for 20 items; the service reads, pauses, then writes
+		// the stock.
 		CountDownLatch start = new CountDownLatch(1);
 		ExecutorService executor = Executors.newFixedThreadPool(THREADS);
 		try {
@@ -115,13 +121,18 @@ class SampleApplicationTests {
 		JsonNode stock = this.json.readTree(get("/api/inventory/race").body());
 		assertThat(stock.get("available").asInt()).isZero();
 		assertThat(stock.get("mostConcurrentPurchases").asInt()).as("purchases inside the lock at once").isEqualTo(1);
+		// Each purchase took the SKU's lock, successful or not, each with a token of
+		// its own.
+		assertThat(this.recorder.getAcquisitions("inventory/#{#sku}")).hasSize(THREADS * PURCHASES_PER_THREAD)
+			.allSatisfy((purchase) -> assertThat(purchase.getPath().value()).isEqualTo("inventory/race"));
+		assertThat(this.recorder.getFencingTokens("inventory/race")).hasSize(THREADS * PURCHASES_PER_THREAD)
+			.doesNotHaveDuplicates();
 	}
 
 	@Test
 	void concurrentOrdersOfSeveralSkusNeverOversellAndAreAllOrNothing() throws Exception {
 		// 16 threads x 5 orders, each of two of the three colours (one item each), race
-		// for
-		// 12 items per colour: 36 items, 160 wanted.
+		// for 12 items per colour: 36 items, 160 wanted.
 		String[][] pairs = { { "red", "green" }, { "green", "blue" }, { "blue", "red" } };
 		CountDownLatch start = new CountDownLatch(1);
 		ExecutorService executor = Executors.newFixedThreadPool(THREADS);

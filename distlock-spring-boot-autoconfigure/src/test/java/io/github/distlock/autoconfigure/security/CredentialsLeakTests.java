@@ -61,8 +61,8 @@ class CredentialsLeakTests {
 		.withConfiguration(AutoConfigurations.of(distlockAutoConfigurations()))
 		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
 				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s",
-				// Create distlock's endpoint and show health details, if actuator is
-				// there
+				// Create distlock's endpoint and show health details, if actuator
+				// is there
 				"management.endpoints.web.exposure.include=*", "management.endpoint.health.show-details=always");
 
 	@BeforeAll

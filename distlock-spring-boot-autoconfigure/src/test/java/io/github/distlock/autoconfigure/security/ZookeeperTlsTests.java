@@ -92,8 +92,8 @@ class ZookeeperTlsTests {
 
 	@Test
 	void applicationLocksOverTls() {
-		// On the JDK's TLS: the build, like the starter, leaves out Netty's OpenSSL
-		// natives.
+		// On the JDK's TLS: the build, like the starter, leaves out Netty's
+		// OpenSSL natives.
 		assertThat(ClassUtils.isPresent("io.netty.internal.tcnative.SSL", null)).isFalse();
 		this.contextRunner
 			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + securePort,
