@@ -1,0 +1,561 @@
+package io.github.distlock.history;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.core.DistributedLockException;
+import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockKind;
+import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.history.HoldRecord.Access;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ServerWatches;
+import io.github.distlock.testsupport.TcpRelay;
+import io.github.distlock.testsupport.ZooKeeperNodes;
+
+/**
+ * One run of the history checker: starts the servers, the distlock nodes (one of them
+ * behind a relay) and a raw Curator client, runs their actors and the fault injector for
+ * the given time, lets everything come to rest, checks what must be left (nothing), and
+ * judges the history. Everything random is drawn from generators seeded from
+ * {@link Settings#seed()}: the operations of each actor and the faults' kinds and times
+ * repeat with the seed; the interleavings depend on scheduling as well.
+ */
+final class CheckerRun {
+
+	/** Number of lock paths. */
+	static final int PATHS = 3;
+
+	/** Namespace of the run's nodes. */
+	static final String NAMESPACE = Faults.NAMESPACE;
+
+	private final Settings settings;
+
+	private final History history = new History();
+
+	private final FencedLocks store = new FencedLocks(this.history);
+
+	private final AtomicInteger ops = new AtomicInteger();
+
+	private final AtomicInteger holdIds = new AtomicInteger();
+
+	private final Map<String, AtomicInteger> opsByActor = new ConcurrentHashMap<>();
+
+	private final Map<Integer, HoldRecord> open = new ConcurrentHashMap<>();
+
+	private final List<HoldRecord> holds = new ArrayList<>();
+
+	private final List<Violation> violations = new ArrayList<>();
+
+	private long runStart;
+
+	private final Map<Integer, AtomicInteger> pausing = new ConcurrentHashMap<>();
+
+	private final List<Node> nodes = new ArrayList<>();
+
+	private volatile boolean stopping;
+
+	private volatile boolean faultsOver;
+
+	CheckerRun(Settings settings) {
+		this.settings = settings;
+	}
+
+	static String path(int index) {
+		return "p" + index;
+	}
+
+	static int pathIndex(String path) {
+		return Integer.parseInt(path.substring(1));
+	}
+
+	/** Permits of the semaphore at a path: one (an exclusive semaphore) or two. */
+	static int permits(int pathIndex) {
+		return 1 + (pathIndex % 2);
+	}
+
+	/** The key of a lock in the store and the history: its subtree and path. */
+	static String key(LockKind kind, String path) {
+		return kind.subtree() + "/" + path;
+	}
+
+	/**
+	 * Run it.
+	 * @return what was found
+	 */
+	Result execute() throws Exception {
+		Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
+		long started = System.nanoTime();
+		FaultInjector faults;
+		try (Ensemble ensemble = Ensemble.start(this.settings.servers());
+				TcpRelay relay = new TcpRelay(ensemble.port(0))) {
+			ZooKeeperNodes clients = new ZooKeeperNodes(Faults.NODES);
+			List<Thread> actors = new ArrayList<>();
+			try {
+				for (int i = 0; i < this.settings.distlockNodes(); i++) {
+					boolean throughRelay = i == this.settings.distlockNodes() - 1;
+					CuratorFramework client = clients
+						.client(throughRelay ? relay.connectString() : ensemble.connectString());
+					CuratorLocks locks = Faults.NODES.createLocks(client);
+					Node node = new Node(i, "node" + i + (throughRelay ? "/relay" : ""), client, locks, throughRelay,
+							this.history);
+					locks.addLossListener((held) -> lossReported(node, held));
+					this.nodes.add(node);
+				}
+				Node curator = new Node(this.nodes.size(), "curator", clients.client(ensemble.connectString()), null,
+						false, this.history);
+				this.nodes.add(curator);
+				for (Node node : this.nodes) {
+					if (!node.client.blockUntilConnected(20, TimeUnit.SECONDS)) {
+						throw new IllegalStateException(node.name + " did not connect");
+					}
+				}
+				long seed = this.settings.seed();
+				for (Node node : this.nodes) {
+					int count = (node.locks != null) ? this.settings.actorsPerNode() : this.settings.curatorActors();
+					for (int t = 0; t < count; t++) {
+						String name = node.name + "-" + t;
+						long actorSeed = seed * 1_000_003L + actors.size();
+						Runnable actor = (node.locks != null) ? new DistlockActor(this, node, name, actorSeed)
+								: new CuratorActor(this, node, name, actorSeed);
+						Thread thread = new Thread(actor, "history-" + name);
+						thread.setDaemon(true);
+						actors.add(thread);
+					}
+				}
+				faults = new FaultInjector(this, ensemble, relay, seed ^ 0x5DEECE66DL);
+				Thread faultThread = new Thread(faults, "history-faults");
+				faultThread.setDaemon(true);
+				this.history.record(History.Type.FAULT, "faults", 0, null, 0, "run starts: " + this.settings);
+				long runStart = System.nanoTime();
+				this.runStart = runStart;
+				actors.forEach(Thread::start);
+				if (this.settings.faults()) {
+					faultThread.start();
+				}
+				long end = runStart + this.settings.duration().toNanos();
+				DistlockActor.park(TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
+				this.faultsOver = true;
+				faultThread.join(30_000);
+				this.stopping = true;
+				joinActors(actors);
+				quiesce(ensemble, relay);
+			}
+			finally {
+				this.stopping = true;
+				clients.closeQuietly();
+			}
+		}
+		threadsEnd(before);
+		HistoryAnalysis analysis = new HistoryAnalysis(this.history, this.nodes, faults.windows(),
+				Faults.NODES.sessionTimeout());
+		List<Violation> judged = analysis.judge(this.store);
+		List<Violation> all = new ArrayList<>();
+		synchronized (this.violations) {
+			all.addAll(this.violations);
+		}
+		all.addAll(judged);
+		all.sort(java.util.Comparator.comparingLong(Violation::nanos));
+		return new Result(this.settings, all, summary(analysis, faults),
+				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart, this.holds.size(),
+				faults.windows().size());
+	}
+
+	private void joinActors(List<Thread> actors) throws InterruptedException {
+		// The longest operation: a wait of 4 s, its slack, a long pause, a forever wait
+		// served once the others stopped.
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		for (Thread actor : actors) {
+			actor.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+			if (actor.isAlive()) {
+				violation(actor.getName(), 0, null,
+						"liveness: the actor's operation neither got its lock nor timed out within 60 s of the end:\n"
+								+ Arrays.stream(actor.getStackTrace())
+									.limit(25)
+									.map((frame) -> "\tat " + frame)
+									.collect(Collectors.joining("\n")));
+				actor.interrupt();
+			}
+		}
+	}
+
+	/** DESIGN §2 invariants 6 and 7, once everything has come to rest. */
+	private void quiesce(Ensemble ensemble, TcpRelay relay) throws Exception {
+		relay.resume();
+		ensemble.restartAll();
+		for (Node node : this.nodes) {
+			if (!within(Duration.ofSeconds(30), () -> node.client.getZookeeperClient().isConnected())) {
+				violation(node.name, 0, null, "quiescence: did not reconnect after the faults");
+			}
+		}
+		if (this.store.inside() != 0) {
+			violation("checker", 0, null, "quiescence: " + this.store.inside() + " holds still inside the store");
+		}
+		CuratorFramework looker = this.nodes.get(this.nodes.size() - 1).client;
+		Duration nodesGone = Faults.NODES.sessionTimeout().multipliedBy(3).plusSeconds(10);
+		for (int p = 0; p < PATHS; p++) {
+			for (String parent : List.of("/mutex/" + path(p), "/rw/" + path(p), "/semaphore/" + path(p) + "/leases",
+					"/semaphore/" + path(p) + "/locks")) {
+				if (!within(nodesGone, () -> children(looker, parent).isEmpty())) {
+					violation("checker", 0, parent, "nodes left: lock nodes left after quiescence under " + parent
+							+ ": " + described(looker, parent));
+				}
+			}
+		}
+		for (int server = 0; server < ensemble.size(); server++) {
+			int port = ensemble.port(server);
+			if (!within(Duration.ofSeconds(20), () -> watches(port).isEmpty())) {
+				violation("checker", 0, null, "watches left: on server " + server + ": " + watches(port));
+			}
+		}
+		for (Node node : this.nodes) {
+			if (node.locks != null) {
+				CuratorLocks locks = node.locks;
+				if (!within(Duration.ofSeconds(10), () -> locks.heldCount() == 0 && locks.waitingCount() == 0)) {
+					violation(node.name, 0, null, "engine maps: the engine still counts " + locks.heldCount()
+							+ " holds and " + locks.waitingCount() + " waiters after quiescence");
+				}
+				locks.close();
+				closedRefuses(node);
+			}
+		}
+	}
+
+	/** DESIGN §2 invariant 7: a closed engine refuses new acquisitions at once. */
+	private void closedRefuses(Node node) {
+		CompletableFuture<LockHandle> late = node.locks.mutex(path(0)).acquireAsync(Duration.ofSeconds(1));
+		try {
+			LockHandle handle = late.get(1000 + slack().toMillis(), TimeUnit.MILLISECONDS);
+			handle.close();
+			violation(node.name, 0, null, "close: an acquisition after close() was granted");
+		}
+		catch (ExecutionException ex) {
+			if (!(ex.getCause() instanceof DistributedLockException)) {
+				violation(node.name, 0, null, "close: an acquisition after close() failed with " + ex.getCause());
+			}
+		}
+		catch (TimeoutException ex) {
+			late.cancel(true);
+			violation(node.name, 0, null, "close: an acquisition after close() did not end within its wait time + "
+					+ slack().toMillis() + " ms");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** No engine thread outlives its engine. */
+	private void threadsEnd(Set<Thread> before) {
+		BooleanSupplier none = () -> engineThreads(before).isEmpty();
+		if (!within(Duration.ofSeconds(10), none)) {
+			violation("checker", 0, null, "threads left: engine threads left after close: " + engineThreads(before));
+		}
+	}
+
+	private static List<String> engineThreads(Set<Thread> before) {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> !before.contains(thread) && thread.isAlive() && thread.getName().startsWith("distlock"))
+			.map(Thread::getName)
+			.sorted()
+			.toList();
+	}
+
+	private static List<String> children(CuratorFramework client, String path) {
+		try {
+			return Faults.children(client, path);
+		}
+		catch (Exception ex) {
+			return List.of("(unreadable: " + ex + ")");
+		}
+	}
+
+	/** The children of a node with their data (who made them). */
+	private static List<String> described(CuratorFramework client, String parent) {
+		List<String> described = new ArrayList<>();
+		for (String child : children(client, parent)) {
+			try {
+				byte[] data = client.getData().forPath(parent + "/" + child);
+				described.add(child + " " + new String(data, java.nio.charset.StandardCharsets.UTF_8));
+			}
+			catch (Exception ex) {
+				described.add(child + " (" + ex.getClass().getSimpleName() + ")");
+			}
+		}
+		return described;
+	}
+
+	private static List<String> watches(int port) {
+		try {
+			return ServerWatches.watchedPaths(port, NAMESPACE);
+		}
+		catch (Exception ex) {
+			return List.of("(unreadable: " + ex + ")");
+		}
+	}
+
+	private static boolean within(Duration limit, BooleanSupplier condition) {
+		long deadline = System.nanoTime() + limit.toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				return false;
+			}
+			DistlockActor.park(50);
+		}
+		return true;
+	}
+
+	private String summary(HistoryAnalysis analysis, FaultInjector faults) {
+		List<History.Event> events = this.history.events();
+		Map<String, Long> grants = new TreeMap<>(events.stream()
+			.filter((event) -> event.type() == History.Type.GRANTED && event.lock() != null)
+			.collect(Collectors.groupingBy((event) -> event.lock().substring(0, event.lock().indexOf('/')),
+					Collectors.counting())));
+		Map<String, Long> ended = new TreeMap<>(events.stream()
+			.filter((event) -> event.type() == History.Type.ENDED)
+			.collect(Collectors.groupingBy((event) -> {
+				String text = event.text();
+				int space = text.indexOf(' ');
+				return (space > 0) ? text.substring(0, space) : text;
+			}, Collectors.counting())));
+		Map<String, Long> faultKinds = new TreeMap<>(faults.windows()
+			.stream()
+			.collect(Collectors.groupingBy((window) -> window.what().split(" ")[0], Collectors.counting())));
+		return "seed " + this.settings.seed() + ", " + this.settings.duration().toSeconds() + " s, "
+				+ this.settings.servers() + " server(s): " + this.ops.get() + " operations, " + this.holds.size()
+				+ " holds (grants by subtree " + grants + "), acquisitions ended without a lock " + ended + ", faults "
+				+ faultKinds + ", " + analysis.excusedOverlaps() + " overlaps and " + analysis.excusedRejections()
+				+ " fenced rejections of holds provably in doubt, " + events.size() + " events";
+	}
+
+	/** The whole history, one line per event. */
+	List<String> historyLines() {
+		return this.history.events().stream().map(this.history::format).toList();
+	}
+
+	// For the actors and the fault injector
+
+	History history() {
+		return this.history;
+	}
+
+	FencedLocks store() {
+		return this.store;
+	}
+
+	List<Node> nodes() {
+		return this.nodes;
+	}
+
+	boolean stopping() {
+		return this.stopping;
+	}
+
+	boolean faultsOver() {
+		return this.faultsOver;
+	}
+
+	/**
+	 * Count an operation and return its number for the actor: the operation of a given
+	 * number of a given actor is the same in every run with the same seed.
+	 */
+	int nextOp(String actor) {
+		this.ops.incrementAndGet();
+		return this.opsByActor.computeIfAbsent(actor, (key) -> new AtomicInteger()).incrementAndGet();
+	}
+
+	/** How late an acquisition may end after its wait time: one session timeout. */
+	Duration slack() {
+		return Faults.NODES.sessionTimeout();
+	}
+
+	/** A node whose holder is in a long pause now, if any. */
+	Optional<Node> pausingNode() {
+		return this.pausing.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().get() > 0)
+			.map((entry) -> this.nodes.get(entry.getKey()))
+			.findAny();
+	}
+
+	void pausing(int node, boolean on) {
+		AtomicInteger count = this.pausing.computeIfAbsent(node, (key) -> new AtomicInteger());
+		if (on) {
+			count.incrementAndGet();
+		}
+		else {
+			count.decrementAndGet();
+		}
+	}
+
+	HoldRecord open(int op, String actor, int client, String key, LockKind kind, int pathIndex, long token, int family,
+			@Nullable LockHandle handle) {
+		Access access = switch (kind) {
+			case READ -> Access.SHARED;
+			case SEMAPHORE -> (permits(pathIndex) > 1) ? Access.PERMIT : Access.EXCLUSIVE;
+			default -> Access.EXCLUSIVE;
+		};
+		HoldRecord hold = new HoldRecord(this.holdIds.incrementAndGet(), op, actor, client, key, access,
+				permits(pathIndex), token, family, System.nanoTime(), handle);
+		this.open.put(hold.id, hold);
+		synchronized (this.holds) {
+			this.holds.add(hold);
+		}
+		return hold;
+	}
+
+	void released(HoldRecord hold, String how) {
+		hold.releasedNanos = System.nanoTime();
+		this.open.remove(hold.id);
+		this.history.record(History.Type.RELEASED, hold.actor, hold.op, hold.lock, hold.token,
+				"hold " + hold.id + " " + how);
+	}
+
+	private void lossReported(Node node, HeldLock held) {
+		String key = key(held.kind(), held.path().toString());
+		long now = System.nanoTime();
+		for (HoldRecord hold : this.open.values()) {
+			if (hold.client == node.index && hold.lock.equals(key) && hold.token == held.fencingToken()) {
+				hold.lostNanos = Math.min(hold.lostNanos, now);
+			}
+		}
+		this.history.record(History.Type.LOSS_REPORTED, node.name, 0, key, held.fencingToken(),
+				held.kind() + " " + held.state() + " (thread " + held.thread() + ")");
+	}
+
+	void violation(String actor, int op, @Nullable String lock, String text) {
+		History.Event event = this.history.record(History.Type.VIOLATION, actor, op, lock, 0, text);
+		String described = "op " + op + " (" + actor + "), event #" + event.seq() + ": " + text + "\n"
+				+ this.history.excerpt(event.seq(), lock, 12);
+		synchronized (this.violations) {
+			this.violations.add(new Violation(event.nanos(), described));
+		}
+	}
+
+	static String trace(Throwable ex) {
+		StringWriter out = new StringWriter();
+		ex.printStackTrace(new PrintWriter(out));
+		String text = out.toString();
+		return (text.length() > 3000) ? text.substring(0, 3000) + "..." : text;
+	}
+
+	/**
+	 * What a run does.
+	 *
+	 * @param seed the seed of every random choice
+	 * @param duration how long the actors run
+	 * @param servers 1 for a single server, 3 for an ensemble
+	 * @param distlockNodes number of distlock nodes (the last one behind the relay)
+	 * @param actorsPerNode threads per distlock node
+	 * @param curatorActors threads of the raw Curator client
+	 * @param faults whether to inject faults
+	 */
+	record Settings(long seed, Duration duration, int servers, int distlockNodes, int actorsPerNode, int curatorActors,
+			boolean faults) {
+
+		@Override
+		public String toString() {
+			return "seed " + this.seed + ", " + this.duration.toSeconds() + " s, " + this.servers + " server(s), "
+					+ this.distlockNodes + " distlock nodes x " + this.actorsPerNode + " threads, " + this.curatorActors
+					+ " raw Curator threads, faults " + (this.faults ? "on" : "off");
+		}
+
+	}
+
+	/**
+	 * What a run found.
+	 *
+	 * @param settings what it did
+	 * @param violations each broken invariant, with the operation and an excerpt of the
+	 * history, in the order they happened
+	 * @param summary counts
+	 * @param millis how long the run took, set-up and checks included
+	 * @param runStart when the actors started
+	 * @param holds number of holds
+	 * @param faults number of faults injected
+	 */
+	record Result(Settings settings, List<Violation> violations, String summary, long millis, long runStart, int holds,
+			int faults) {
+
+		/** Per kind of violation: how many, and how long into the run the first one. */
+		Map<String, String> byCategory() {
+			Map<String, String> categories = new TreeMap<>();
+			Map<String, List<Violation>> grouped = this.violations.stream()
+				.collect(Collectors.groupingBy(Violation::category));
+			grouped.forEach((category, found) -> categories.put(category, found.size() + ", first after "
+					+ TimeUnit.NANOSECONDS.toMillis(found.get(0).nanos() - this.runStart) + " ms"));
+			return categories;
+		}
+
+		String report() {
+			StringBuilder text = new StringBuilder();
+			text.append("History checker, ")
+				.append(this.settings)
+				.append(" (rerun: -Ddistlock.history.seed=")
+				.append(this.settings.seed())
+				.append("), ")
+				.append(this.millis)
+				.append(" ms: ")
+				.append(this.violations.size())
+				.append(" violation(s) ")
+				.append(byCategory())
+				.append('\n')
+				.append(this.summary)
+				.append('\n');
+			// The first of each kind, then the others in order.
+			List<Violation> shown = new ArrayList<>();
+			java.util.Set<String> seen = new java.util.HashSet<>();
+			this.violations.stream().filter((violation) -> seen.add(violation.category())).forEach(shown::add);
+			this.violations.stream().filter((violation) -> !shown.contains(violation)).forEach(shown::add);
+			shown.stream()
+				.limit(10)
+				.forEach((violation) -> text.append("\nVIOLATION (seed ")
+					.append(this.settings.seed())
+					.append(") ")
+					.append(violation.text()));
+			return text.toString();
+		}
+
+	}
+
+	/**
+	 * A broken invariant.
+	 *
+	 * @param nanos when it happened (or was seen)
+	 * @param text what, where, and the history around it
+	 */
+	record Violation(long nanos, String text) {
+
+		/**
+		 * The kind of invariant: the text's words before the first colon after the op.
+		 */
+		String category() {
+			int start = this.text.indexOf(": ") + 2;
+			int end = this.text.indexOf(':', start);
+			return (end > start) ? this.text.substring(start, end) : this.text;
+		}
+
+	}
+
+}

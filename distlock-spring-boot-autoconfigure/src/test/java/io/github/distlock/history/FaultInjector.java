@@ -1,0 +1,195 @@
+package io.github.distlock.history;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.TcpRelay;
+
+/**
+ * Injects random faults, drawn from its own seeded {@link Random}, every one to three
+ * seconds until the run stops: a session ended on the server (preferably of a node whose
+ * holder is in a long pause), a server stopped and started again, with an ensemble a
+ * follower lost for a while, the leader lost, the quorum lost, and a relay in front of
+ * one node that stops forwarding or drops its connections. Records each fault as a window
+ * (which nodes, from when to when) and leaves every server running and the relay
+ * forwarding when done.
+ */
+final class FaultInjector implements Runnable {
+
+	private final CheckerRun run;
+
+	private final Ensemble ensemble;
+
+	private final TcpRelay relay;
+
+	private final Random random;
+
+	private final List<Window> windows = new ArrayList<>();
+
+	FaultInjector(CheckerRun run, Ensemble ensemble, TcpRelay relay, long seed) {
+		this.run = run;
+		this.ensemble = ensemble;
+		this.relay = relay;
+		this.random = new Random(seed);
+	}
+
+	@Override
+	public void run() {
+		try {
+			while (true) {
+				DistlockActor.park(1000 + this.random.nextInt(2000));
+				if (this.run.faultsOver()) {
+					return;
+				}
+				inject();
+			}
+		}
+		catch (Exception ex) {
+			this.run.violation("faults", 0, null, "harness: the fault injector failed: " + CheckerRun.trace(ex));
+		}
+		finally {
+			try {
+				this.relay.resume();
+				this.ensemble.restartAll();
+			}
+			catch (Exception ex) {
+				this.run.violation("faults", 0, null,
+						"harness: could not restore the servers: " + CheckerRun.trace(ex));
+			}
+		}
+	}
+
+	private void inject() throws Exception {
+		int choice = this.random.nextInt(100);
+		List<Node> nodes = this.run.nodes();
+		if (choice < 45) {
+			// Every draw is made whatever happens, so the faults repeat with the seed.
+			boolean preferPausing = this.random.nextInt(3) > 0;
+			Node drawn = nodes.get(this.random.nextInt(nodes.size()));
+			Node victim = this.run.pausingNode().filter((node) -> preferPausing).orElse(drawn);
+			fault("session of " + victim.name + " ended", Set.of(victim.index), () -> {
+				try {
+					Faults.killSession(victim.client);
+				}
+				catch (Exception ex) {
+					this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
+				}
+			});
+		}
+		else if (choice < 70) {
+			long downtime = 300 + this.random.nextInt(3000);
+			boolean drop = this.random.nextBoolean();
+			fault("relay in front of " + relayNodes() + (drop ? " drops, then paused" : " paused") + " for " + downtime
+					+ " ms", relayIndexes(), () -> {
+						if (drop) {
+							this.relay.dropConnections();
+						}
+						this.relay.pause();
+						DistlockActor.park(downtime);
+						this.relay.resume();
+					});
+		}
+		else if (this.ensemble.size() == 1 || choice < 80) {
+			int leader = Math.max(0, this.ensemble.leader());
+			stopAndRestart((this.ensemble.size() == 1) ? "server" : "leader", List.of(leader),
+					200 + this.random.nextInt(2000));
+		}
+		else if (choice < 92) {
+			int leader = this.ensemble.leader();
+			List<Integer> followers = new ArrayList<>();
+			for (int i = 0; i < this.ensemble.size(); i++) {
+				if (i != leader) {
+					followers.add(i);
+				}
+			}
+			stopAndRestart("follower", List.of(followers.get(this.random.nextInt(followers.size()))),
+					500 + this.random.nextInt(3000));
+		}
+		else {
+			int spared = this.random.nextInt(this.ensemble.size());
+			List<Integer> stopped = new ArrayList<>();
+			for (int i = 0; i < this.ensemble.size(); i++) {
+				if (i != spared) {
+					stopped.add(i);
+				}
+			}
+			stopAndRestart("quorum", stopped, 500 + this.random.nextInt(3000));
+		}
+	}
+
+	private void stopAndRestart(String what, List<Integer> servers, long downtime) throws Exception {
+		Set<Integer> affected = new TreeSet<>();
+		for (Node node : this.run.nodes()) {
+			int server = node.throughRelay ? 0
+					: this.ensemble.serverOf(node.client.getZookeeperClient().getZooKeeper());
+			// A leader's or the quorum's loss disturbs every session.
+			if (!what.equals("follower") || server < 0 || servers.contains(server)) {
+				affected.add(node.index);
+			}
+		}
+		fault(what + " lost: servers " + servers + " stopped for " + downtime + " ms", affected, () -> {
+			try {
+				for (int server : servers) {
+					this.ensemble.stop(server);
+				}
+				DistlockActor.park(downtime);
+				for (int server : servers) {
+					this.ensemble.restart(server);
+				}
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+	}
+
+	private void fault(String what, Set<Integer> affected, Runnable action) {
+		History.Event start = this.run.history()
+			.record(History.Type.FAULT, "faults", 0, null, 0, what + ", affects " + names(affected));
+		try {
+			action.run();
+		}
+		finally {
+			History.Event end = this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "over: " + what);
+			synchronized (this.windows) {
+				this.windows.add(new Window(what, affected, start.nanos(), end.nanos()));
+			}
+		}
+	}
+
+	private Set<Integer> relayIndexes() {
+		return this.run.nodes()
+			.stream()
+			.filter((node) -> node.throughRelay)
+			.map((node) -> node.index)
+			.collect(Collectors.toSet());
+	}
+
+	private String relayNodes() {
+		return names(relayIndexes());
+	}
+
+	private String names(Set<Integer> indexes) {
+		return this.run.nodes()
+			.stream()
+			.filter((node) -> indexes.contains(node.index))
+			.map((node) -> node.name)
+			.collect(Collectors.joining(", "));
+	}
+
+	List<Window> windows() {
+		synchronized (this.windows) {
+			return List.copyOf(this.windows);
+		}
+	}
+
+	/** A fault: the nodes it affects, from its start to its end. */
+	record Window(String what, Set<Integer> nodes, long from, long to) {
+	}
+
+}
