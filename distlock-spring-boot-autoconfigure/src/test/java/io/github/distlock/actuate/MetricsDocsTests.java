@@ -90,8 +90,8 @@ class MetricsDocsTests {
 			.getTestable()
 			.injectSessionExpiration();
 		await().atMost(Duration.ofSeconds(20)).until(() -> lost.state() == LockState.LOST);
-		// The handle shows the loss at once; listeners (metrics, observation) right
-		// after.
+		// The handle shows the loss at once; listeners (metrics, observation)
+		// right after.
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> registry.find("distlock.lock.lost").counter() != null
