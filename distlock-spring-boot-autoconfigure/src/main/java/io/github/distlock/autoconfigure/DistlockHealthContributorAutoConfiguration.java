@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -14,7 +13,6 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistlockHealthIndicator;
-import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 
 /**
@@ -32,11 +30,9 @@ public final class DistlockHealthContributorAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(name = "distlockHealthIndicator")
 	DistlockHealthIndicator distlockHealthIndicator(CuratorFramework curatorFramework, Locks locks,
-			DistlockProperties properties, ObjectProvider<Leadership> leadership) {
+			DistlockProperties properties) {
 		Duration timeout = PropertyChecks.positive("distlock.health.timeout", properties.getHealth().getTimeout());
-		DistlockHealthIndicator indicator = new DistlockHealthIndicator(curatorFramework, locks, timeout);
-		leadership.ifAvailable(indicator::setLeadership);
-		return indicator;
+		return new DistlockHealthIndicator(curatorFramework, locks, timeout);
 	}
 
 }

@@ -31,14 +31,7 @@ public enum LockKind {
 	/**
 	 * Counting semaphore (the protocol of Curator's {@code InterProcessSemaphoreV2}).
 	 */
-	SEMAPHORE("semaphore"),
-
-	/**
-	 * Leadership of a group (the protocol of Curator's {@code LeaderLatch}): not a lock
-	 * one acquires, but the tenure a {@link Leadership} participant holds while it leads;
-	 * a {@code @LeaderOnly} call runs under it.
-	 */
-	LEADER("leader");
+	SEMAPHORE("semaphore");
 
 	private final String subtree;
 

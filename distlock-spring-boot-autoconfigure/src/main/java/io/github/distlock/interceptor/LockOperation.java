@@ -11,8 +11,7 @@ import io.github.distlock.core.Locks;
  * What a lock annotation on one method asks for, parsed and validated once. Each kind of
  * lock annotation maps to one record implementing this interface.
  */
-public sealed interface LockOperation
-		permits MutexOperation, ReadWriteOperation, SemaphoreOperation, LeaderOnlyOperation {
+public sealed interface LockOperation permits MutexOperation, ReadWriteOperation, SemaphoreOperation {
 
 	/**
 	 * The annotated method as declared on the target class: its parameter names are the

@@ -27,9 +27,7 @@ class ConfigurationMetadataTests {
 			// security: unset means "none" or "ZooKeeper's own default"
 			"distlock.zookeeper.auth.username", "distlock.zookeeper.auth.password", "distlock.zookeeper.acl.entries",
 			"distlock.zookeeper.ssl.bundle", "distlock.zookeeper.sasl.enabled", "distlock.zookeeper.sasl.login-context",
-			"distlock.zookeeper.sasl.server-principal",
-			// unset means "only the groups @LeaderOnly names"
-			"distlock.leadership.groups");
+			"distlock.zookeeper.sasl.server-principal");
 
 	@Test
 	void everyDistlockPropertyHasADescriptionAndADefault() throws IOException {
