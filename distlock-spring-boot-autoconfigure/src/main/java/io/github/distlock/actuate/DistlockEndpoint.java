@@ -1,8 +1,10 @@
 package io.github.distlock.actuate;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -15,6 +17,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.InvalidLockPathException;
+import io.github.distlock.core.Leadership;
+import io.github.distlock.core.LeadershipGroup;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockQueue;
@@ -32,12 +36,25 @@ public class DistlockEndpoint {
 
 	private final Locks locks;
 
+	private final @Nullable Leadership leadership;
+
 	/**
 	 * Create the endpoint.
 	 * @param locks the locks of this instance, which also read the nodes of a path
 	 */
 	public DistlockEndpoint(Locks locks) {
+		this(locks, null);
+	}
+
+	/**
+	 * Create the endpoint.
+	 * @param locks the locks of this instance, which also read the nodes of a path
+	 * @param leadership the leader election of this instance, whose groups are listed, or
+	 * {@code null}
+	 */
+	public DistlockEndpoint(Locks locks, @Nullable Leadership leadership) {
 		this.locks = locks;
+		this.leadership = leadership;
 	}
 
 	/**
@@ -56,7 +73,19 @@ public class DistlockEndpoint {
 			.sorted(Comparator.comparing(WaitingLock::since))
 			.map(WaitingLockDescriptor::of)
 			.toList();
-		return new LocksDescriptor(held, waiting);
+		return new LocksDescriptor(held, waiting, groups());
+	}
+
+	private List<GroupDescriptor> groups() {
+		Leadership leadership = this.leadership;
+		if (leadership == null) {
+			return List.of();
+		}
+		List<GroupDescriptor> groups = new ArrayList<>();
+		for (String group : leadership.groups()) {
+			groups.add(GroupDescriptor.of(leadership, group));
+		}
+		return groups;
 	}
 
 	/**
@@ -95,9 +124,41 @@ public class DistlockEndpoint {
 	 *
 	 * @param held the held locks, oldest first
 	 * @param waiting the acquisitions waiting for their lock, oldest first
+	 * @param groups the leader elections this instance takes part in, by group name
 	 */
-	public record LocksDescriptor(List<HeldLockDescriptor> held,
-			List<WaitingLockDescriptor> waiting) implements OperationResponseBody {
+	public record LocksDescriptor(List<HeldLockDescriptor> held, List<WaitingLockDescriptor> waiting,
+			List<GroupDescriptor> groups) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One group whose leader election this instance takes part in.
+	 *
+	 * @param group the group
+	 * @param node the group's ZooKeeper node, relative to the namespace
+	 * @param leader whether this instance leads it now
+	 * @param epoch the epoch of this instance's tenure while it leads, else {@code null}
+	 * @param participants every member's latch node, in queue order (the first leads; its
+	 * fencing token is the leader's epoch); empty with {@code error} when ZooKeeper could
+	 * not be read
+	 * @param error why the participants could not be read, or {@code null}
+	 */
+	public record GroupDescriptor(String group, @Nullable String node, boolean leader, @Nullable Long epoch,
+			List<NodeDescriptor> participants, @Nullable String error) {
+
+		static GroupDescriptor of(Leadership leadership, String group) {
+			boolean leading = leadership.isLeader(group);
+			OptionalLong epoch = leadership.epoch(group);
+			Long tenure = epoch.isPresent() ? epoch.getAsLong() : null;
+			try {
+				LeadershipGroup view = leadership.inspect(group);
+				return new GroupDescriptor(group, view.node(), leading, tenure,
+						view.participants().stream().map(NodeDescriptor::of).toList(), null);
+			}
+			catch (RuntimeException ex) {
+				return new GroupDescriptor(group, null, leading, tenure, List.of(), ex.getMessage());
+			}
+		}
 
 	}
 

@@ -1,6 +1,8 @@
 package io.github.distlock.actuate;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
+import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 
 /**
@@ -38,6 +41,8 @@ public class DistlockHealthIndicator extends AbstractHealthIndicator {
 	private final Duration probeTimeout;
 
 	private volatile @Nullable ConnectionState lastState;
+
+	private volatile @Nullable Leadership leadership;
 
 	private final ConnectionStateListener listener = (client, state) -> this.lastState = state;
 
@@ -70,6 +75,15 @@ public class DistlockHealthIndicator extends AbstractHealthIndicator {
 	}
 
 	/**
+	 * Show this instance's leader elections in the details: {@code leadership}, each
+	 * group joined with {@code LEADER} or {@code MEMBER}.
+	 * @param leadership the leader election of this instance
+	 */
+	public void setLeadership(Leadership leadership) {
+		this.leadership = leadership;
+	}
+
+	/**
 	 * How long the health check waits for ZooKeeper to answer.
 	 * @return the probe timeout
 	 */
@@ -86,6 +100,14 @@ public class DistlockHealthIndicator extends AbstractHealthIndicator {
 			addSessionDetails(builder);
 		}
 		builder.withDetail("locksHeld", this.locks.heldLocks().size());
+		Leadership leadership = this.leadership;
+		if (leadership != null) {
+			Map<String, String> groups = new TreeMap<>();
+			for (String group : leadership.groups()) {
+				groups.put(group, leadership.isLeader(group) ? "LEADER" : "MEMBER");
+			}
+			builder.withDetail("leadership", groups);
+		}
 		if (!connected) {
 			builder.down().withDetail("error", "Not connected to ZooKeeper");
 			return;

@@ -2,6 +2,7 @@ package io.github.distlock.autoconfigure;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistlockEndpoint;
 import io.github.distlock.actuate.DistlockEndpointWebExtension;
+import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 
 /**
@@ -27,8 +29,8 @@ public final class DistlockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistlockEndpoint distlockEndpoint(Locks locks) {
-		return new DistlockEndpoint(locks);
+	DistlockEndpoint distlockEndpoint(Locks locks, ObjectProvider<Leadership> leadership) {
+		return new DistlockEndpoint(locks, leadership.getIfAvailable());
 	}
 
 	@Bean

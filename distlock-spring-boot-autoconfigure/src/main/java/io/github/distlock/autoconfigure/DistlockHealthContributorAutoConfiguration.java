@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,6 +14,7 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistlockHealthIndicator;
+import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 
 /**
@@ -30,9 +32,11 @@ public final class DistlockHealthContributorAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(name = "distlockHealthIndicator")
 	DistlockHealthIndicator distlockHealthIndicator(CuratorFramework curatorFramework, Locks locks,
-			DistlockProperties properties) {
+			DistlockProperties properties, ObjectProvider<Leadership> leadership) {
 		Duration timeout = PropertyChecks.positive("distlock.health.timeout", properties.getHealth().getTimeout());
-		return new DistlockHealthIndicator(curatorFramework, locks, timeout);
+		DistlockHealthIndicator indicator = new DistlockHealthIndicator(curatorFramework, locks, timeout);
+		leadership.ifAvailable(indicator::setLeadership);
+		return indicator;
 	}
 
 }

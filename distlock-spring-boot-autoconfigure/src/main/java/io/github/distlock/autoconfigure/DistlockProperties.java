@@ -32,6 +32,8 @@ public class DistlockProperties {
 
 	private final Web web = new Web();
 
+	private final Leadership leadership = new Leadership();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -54,6 +56,10 @@ public class DistlockProperties {
 
 	public Web getWeb() {
 		return this.web;
+	}
+
+	public Leadership getLeadership() {
+		return this.leadership;
 	}
 
 	/**
@@ -569,6 +575,41 @@ public class DistlockProperties {
 
 		public void setRetryAfter(Duration retryAfter) {
 			this.retryAfter = retryAfter;
+		}
+
+	}
+
+	/**
+	 * Leader election ({@code @LeaderOnly} and the Leadership bean).
+	 */
+	public static class Leadership {
+
+		/**
+		 * Groups to join at startup besides those named by @LeaderOnly, for groups used
+		 * only through the Leadership API.
+		 */
+		private List<String> groups = new ArrayList<>();
+
+		/**
+		 * Whether to leave every group while the application's readiness state refuses
+		 * traffic, and join again once it accepts traffic.
+		 */
+		private boolean giveUpWhenRefusingTraffic;
+
+		public List<String> getGroups() {
+			return this.groups;
+		}
+
+		public void setGroups(List<String> groups) {
+			this.groups = groups;
+		}
+
+		public boolean isGiveUpWhenRefusingTraffic() {
+			return this.giveUpWhenRefusingTraffic;
+		}
+
+		public void setGiveUpWhenRefusingTraffic(boolean giveUpWhenRefusingTraffic) {
+			this.giveUpWhenRefusingTraffic = giveUpWhenRefusingTraffic;
 		}
 
 	}

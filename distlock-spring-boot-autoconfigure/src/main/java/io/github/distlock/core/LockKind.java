@@ -31,7 +31,14 @@ public enum LockKind {
 	/**
 	 * Counting semaphore (the protocol of Curator's {@code InterProcessSemaphoreV2}).
 	 */
-	SEMAPHORE("semaphore");
+	SEMAPHORE("semaphore"),
+
+	/**
+	 * Leadership of a group (the protocol of Curator's {@code LeaderLatch}): not a lock
+	 * one acquires, but the tenure a {@link Leadership} participant holds while it leads;
+	 * a {@code @LeaderOnly} call runs under it.
+	 */
+	LEADER("leader");
 
 	private final String subtree;
 

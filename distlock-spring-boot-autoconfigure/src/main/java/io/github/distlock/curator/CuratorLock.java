@@ -161,6 +161,7 @@ final class CuratorLock implements ClusterLock {
 					waitTime, false, downgrade(scope));
 			case SEMAPHORE ->
 				new SemaphoreAttempt(this.engine, this.path, this.queuePath, this.permits, holder, waitTime);
+			case LEADER -> throw new IllegalStateException("Leadership is not a lock: see CuratorLeadership");
 		};
 	}
 

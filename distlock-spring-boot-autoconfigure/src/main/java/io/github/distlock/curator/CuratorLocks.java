@@ -248,6 +248,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.session.stop();
 	}
 
+	/** The engine's parts, for the leader election on the same client. */
+	Engine engine() {
+		return this.engine;
+	}
+
 	/** The engine's threads. */
 	EngineThreads threads() {
 		return this.threads;

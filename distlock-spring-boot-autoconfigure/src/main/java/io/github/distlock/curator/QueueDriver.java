@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  * <li>{@link #lease(int)}: the leases of {@code InterProcessSemaphoreV2} ({@code lease-}
  * nodes, taken only while holding the semaphore's guard): a lease holds while there are
  * no more leases than permits; a waiting lease watches the children.</li>
+ * <li>{@link #LATCH}: {@code LeaderLatch} ({@code latch-} nodes): the first node leads;
+ * each other participant watches its predecessor.</li>
  * </ul>
  */
 abstract sealed class QueueDriver {
@@ -34,6 +36,9 @@ abstract sealed class QueueDriver {
 	/** Node name of a writer. */
 	static final String WRITE_NAME = "__WRIT__";
 
+	/** Node name of a leader latch. */
+	static final String LATCH_NAME = "latch-";
+
 	/** Node name of a semaphore lease. */
 	static final String LEASE_NAME = "lease-";
 
@@ -42,6 +47,9 @@ abstract sealed class QueueDriver {
 	static final QueueDriver WRITE = new Exclusive(WRITE_NAME, READ_NAME, WRITE_NAME);
 
 	static final QueueDriver READ = new Read();
+
+	/** Curator's {@code LeaderLatch}: the first node leads, as a mutex's first holds. */
+	static final QueueDriver LATCH = new Exclusive(LATCH_NAME, LATCH_NAME);
 
 	/** Name the protocol gives its nodes, before ZooKeeper's sequence number. */
 	abstract String lockName();

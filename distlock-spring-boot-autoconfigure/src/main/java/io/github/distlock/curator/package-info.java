@@ -36,6 +36,13 @@
  * and attempts that follow it, releases and deletes that must reach ZooKeeper),
  * {@link io.github.distlock.curator.LocalQueues} and
  * {@link io.github.distlock.curator.QueueInspector}.
+ * <h2>Leader election</h2> {@link io.github.distlock.curator.CuratorLeadership} (the
+ * {@link io.github.distlock.core.Leadership} bean) runs on the same engine: one
+ * {@link io.github.distlock.curator.Participant} per group, which waits in a queue
+ * position with the {@linkplain io.github.distlock.curator.QueueDriver#LATCH latch
+ * driver} (Curator's {@code LeaderLatch}: {@code latch-} nodes, the first leads) and,
+ * once its node is first, holds a <em>tenure</em> that follows the connection and the
+ * node until it ends. No thread is kept per group.
  * <h2>The states of a queue position</h2>
  * <table>
  * <caption>Transitions of {@code QueuePosition}, each with the test that forces

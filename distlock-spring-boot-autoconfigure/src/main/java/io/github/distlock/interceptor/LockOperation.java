@@ -11,7 +11,8 @@ import io.github.distlock.core.Locks;
  * What a lock annotation on one method asks for, parsed and validated once. Each kind of
  * lock annotation maps to one record implementing this interface.
  */
-public sealed interface LockOperation permits MutexOperation, ReadWriteOperation, SemaphoreOperation {
+public sealed interface LockOperation
+		permits MutexOperation, ReadWriteOperation, SemaphoreOperation, LeaderOnlyOperation {
 
 	/**
 	 * The annotated method as declared on the target class: its parameter names are the

@@ -29,6 +29,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,12 +62,21 @@ class MetricsDocsTests {
 	static ConfigurableApplicationContext start(TestingServer server) {
 		return new SpringApplicationBuilder(MetricsApplication.class).web(WebApplicationType.NONE)
 			.run("--distlock.zookeeper.connect-string=" + server.getConnectString(),
-					"--distlock.zookeeper.session-timeout=4s");
+					"--distlock.zookeeper.session-timeout=4s", "--distlock.leadership.groups=docs");
 	}
 
 	/** Acquire and release, time out, and lose a lock, so every meter is created. */
 	static void exerciseEveryOutcome(ConfigurableApplicationContext context) throws Exception {
 		Locks locks = context.getBean(Locks.class);
+		// A tenure granted, then revoked: the leader gauge and both transitions.
+		Leadership leadership = context.getBean(Leadership.class);
+		leadership.awaitLeadership("docs").get(20, java.util.concurrent.TimeUnit.SECONDS);
+		leadership.relinquish("docs");
+		MeterRegistry meters = context.getBean(MeterRegistry.class);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> meters.find("distlock.leadership.transitions")
+				.tags("transition", "revoked")
+				.counter() != null);
 		try (LockHandle held = locks.mutex("docs/held").acquire(Duration.ofSeconds(5))) {
 			CompletableFuture<Void> other = CompletableFuture
 				.runAsync(() -> assertThatExceptionOfType(LockTimeoutException.class)

@@ -27,7 +27,9 @@ class ConfigurationMetadataTests {
 			// security: unset means "none" or "ZooKeeper's own default"
 			"distlock.zookeeper.auth.username", "distlock.zookeeper.auth.password", "distlock.zookeeper.acl.entries",
 			"distlock.zookeeper.ssl.bundle", "distlock.zookeeper.sasl.enabled", "distlock.zookeeper.sasl.login-context",
-			"distlock.zookeeper.sasl.server-principal");
+			"distlock.zookeeper.sasl.server-principal",
+			// unset means "only the groups @LeaderOnly names"
+			"distlock.leadership.groups");
 
 	@Test
 	void everyDistlockPropertyHasADescriptionAndADefault() throws IOException {

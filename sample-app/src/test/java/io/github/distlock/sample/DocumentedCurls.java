@@ -48,7 +48,8 @@ final class DocumentedCurls {
 	private static final Set<String> PARTIAL = Set.of("$.components");
 
 	private static final Pattern VOLATILE = Pattern.compile(".*\\.(connectString|sessionId|session|since|created"
-			+ "|fencingToken|sequence|thread|host|pid)|.*\\.nodes\\[\\d+]\\.name|.*\\.measurements\\[\\d+]\\.value");
+			+ "|fencingToken|sequence|thread|host|pid|epoch)|.*\\.(nodes|participants)\\[\\d+]\\.name"
+			+ "|.*\\.measurements\\[\\d+]\\.value");
 
 	private static final Pattern SAMPLE_URL = Pattern.compile("^(http://)?localhost:8080(/.*)$");
 

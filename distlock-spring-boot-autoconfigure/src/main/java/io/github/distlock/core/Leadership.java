@@ -1,0 +1,107 @@
+package io.github.distlock.core;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Leader election among the instances of an application, one election per group: the
+ * protocol of Curator's {@code LeaderLatch}, node for node, so raw {@code LeaderLatch}
+ * clients on the same ZooKeeper path take part in the same election. Each member keeps
+ * one protected ephemeral-sequential {@code latch-} node under
+ * {@code /<namespace>/leader/<group>}; the lowest leads, each other member watches its
+ * predecessor. Waiting for leadership costs no thread.
+ * <p>
+ * A tenure lasts while the latch node's session lives and the connection is up (a
+ * suspended connection puts it in doubt or ends it, as the lock
+ * {@link ConnectionLossPolicy} says). Its {@linkplain #epoch(String) epoch}, the creating
+ * zxid of the leader's latch node, grows from one leader to the next: pass it to what the
+ * leader writes, as a fencing token.
+ * <p>
+ * Group names are literal lock paths ({@link LockPath#parse(String)}).
+ */
+public interface Leadership {
+
+	/**
+	 * Take part in the group's election, if this instance does not already. Returns at
+	 * once; the latch node is made in the background (and again after a session loss).
+	 * @param group the group
+	 */
+	void join(String group);
+
+	/**
+	 * Stop taking part in the group's election: a tenure ends (told to the listeners),
+	 * and the latch node is deleted so that another member leads at once.
+	 * @param group the group
+	 * @return completes once ZooKeeper confirmed the delete (or there was no node)
+	 */
+	CompletableFuture<Void> leave(String group);
+
+	/**
+	 * Give up the tenure, if this instance leads: leave the group and join it again, at
+	 * the end of its queue. Does nothing if this instance does not lead.
+	 * @param group the group
+	 */
+	void relinquish(String group);
+
+	/** The groups this instance takes part in. */
+	Set<String> groups();
+
+	/**
+	 * Whether this instance leads the group now: its latch node is first, of the session
+	 * in use, and the connection is up.
+	 * @param group the group
+	 * @return whether it leads
+	 */
+	boolean isLeader(String group);
+
+	/**
+	 * The epoch of this instance's tenure.
+	 * @param group the group
+	 * @return the creating zxid of this instance's latch node while it leads, else empty
+	 */
+	OptionalLong epoch(String group);
+
+	/**
+	 * The current tenure as a handle, for code that must know whether it still leads
+	 * while it works: its state stays {@link LockState#HELD} while this tenure lasts, and
+	 * becomes {@link LockState#LOST} when it ends (also if the same instance leads again
+	 * later, with another node). Closing it changes nothing.
+	 * @param group the group
+	 * @return the tenure, or empty if this instance does not lead
+	 */
+	Optional<LockHandle> tenure(String group);
+
+	/**
+	 * Who leads the group, as ZooKeeper has it now (a blocking read): the data of the
+	 * first latch node, which names its holder as for locks (a raw {@code LeaderLatch}
+	 * writes its participant id).
+	 * @param group the group
+	 * @return the leader's node data, or empty if the group has no member
+	 */
+	Optional<String> leader(String group);
+
+	/**
+	 * The group's participants as ZooKeeper has them now (a blocking read).
+	 * @param group the group
+	 * @return the group, this instance's part in it and its participants
+	 */
+	LeadershipGroup inspect(String group);
+
+	/**
+	 * Wait for this instance to lead the group, joining it if needed. The future
+	 * completes with the epoch, not on a ZooKeeper thread; it fails if this instance
+	 * leaves the group first. Cancelling it stops nothing but the wait.
+	 * @param group the group
+	 * @return the future epoch
+	 */
+	CompletableFuture<Long> awaitLeadership(String group);
+
+	/**
+	 * Add a listener told of every tenure's start and end.
+	 * @param listener the listener
+	 */
+	void addListener(LeadershipListener listener);
+
+}

@@ -1,0 +1,282 @@
+package io.github.distlock.curator;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.Leadership;
+import io.github.distlock.core.LeadershipGrantedEvent;
+import io.github.distlock.core.LeadershipGroup;
+import io.github.distlock.core.LeadershipListener;
+import io.github.distlock.core.LeadershipRevokedEvent;
+import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockParticipant;
+import io.github.distlock.core.LockPath;
+
+/**
+ * {@link Leadership} on the engine of one {@link CuratorLocks}: the same client, threads
+ * and session, one {@link Participant} per group joined. Curator's {@code LeaderLatch},
+ * node for node, so raw {@code LeaderLatch}es on {@code /<namespace>/leader/<group>} take
+ * part in the same elections. No thread is kept per group: connection-state events reach
+ * every participant from Curator's event thread, and listeners are told on distlock's
+ * event thread, in order.
+ */
+public final class CuratorLeadership implements Leadership, AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(CuratorLeadership.class);
+
+	private final CuratorLocks locks;
+
+	private final Engine engine;
+
+	private final ConcurrentMap<String, Participant> participants = new ConcurrentHashMap<>();
+
+	private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+
+	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
+
+	private volatile boolean closed;
+
+	/**
+	 * Create the leader election of the given locks' client.
+	 * @param locks the locks, whose client, threads, session and connection-loss policy
+	 * the election shares; close this before them
+	 */
+	public CuratorLeadership(CuratorLocks locks) {
+		this.locks = locks;
+		this.engine = locks.engine();
+		locks.client().getConnectionStateListenable().addListener(this.connectionListener);
+	}
+
+	ConnectionLossPolicy policy() {
+		return this.locks.connectionLossPolicy();
+	}
+
+	private void connectionStateChanged(ConnectionState state) {
+		switch (state) {
+			case SUSPENDED -> this.participants.values().forEach(Participant::suspended);
+			case LOST -> this.participants.values().forEach(Participant::lost);
+			case CONNECTED, RECONNECTED -> this.participants.values().forEach(Participant::reconnected);
+			default -> {
+			}
+		}
+	}
+
+	private Participant participant(String group) {
+		LockPath path = LockPath.parse(group);
+		return this.participants.computeIfAbsent(path.value(), (name) -> new Participant(this, this.engine, path));
+	}
+
+	private Optional<Participant> existing(String group) {
+		return Optional.ofNullable(this.participants.get(group));
+	}
+
+	@Override
+	public void join(String group) {
+		if (this.closed) {
+			throw new LockAcquisitionException(
+					"Cannot join group '" + group + "': the leader election of this client was closed", null);
+		}
+		participant(group).join();
+	}
+
+	@Override
+	public CompletableFuture<Void> leave(String group) {
+		return existing(group).map(Participant::leave).orElseGet(() -> CompletableFuture.completedFuture(null));
+	}
+
+	@Override
+	public void relinquish(String group) {
+		existing(group).ifPresent(Participant::relinquish);
+	}
+
+	@Override
+	public Set<String> groups() {
+		Set<String> groups = new TreeSet<>();
+		this.participants.forEach((group, participant) -> {
+			if (participant.isJoined()) {
+				groups.add(group);
+			}
+		});
+		return groups;
+	}
+
+	@Override
+	public boolean isLeader(String group) {
+		return existing(group).map(Participant::isLeader).orElse(false);
+	}
+
+	@Override
+	public OptionalLong epoch(String group) {
+		long epoch = existing(group).map(Participant::epoch).orElse(0L);
+		return (epoch != 0) ? OptionalLong.of(epoch) : OptionalLong.empty();
+	}
+
+	@Override
+	public Optional<LockHandle> tenure(String group) {
+		return existing(group).map(Participant::tenure);
+	}
+
+	@Override
+	public CompletableFuture<Long> awaitLeadership(String group) {
+		if (this.closed) {
+			return CompletableFuture.failedFuture(new LockAcquisitionException(
+					"Cannot wait to lead group '" + group + "': the leader election of this client was closed", null));
+		}
+		return participant(group).awaitLeadership();
+	}
+
+	@Override
+	public void addListener(LeadershipListener listener) {
+		this.listeners.add(listener);
+	}
+
+	@Override
+	public Optional<String> leader(String group) {
+		List<LockParticipant> participants = inspect(group).participants();
+		return participants.isEmpty() ? Optional.empty()
+				: Optional.of(new String(participants.get(0).data(), java.nio.charset.StandardCharsets.UTF_8));
+	}
+
+	@Override
+	public LeadershipGroup inspect(String group) {
+		LockPath path = LockPath.parse(group);
+		String queuePath = CuratorLock.queuePath(io.github.distlock.core.LockKind.LEADER, path);
+		Participant participant = this.participants.get(path.value());
+		boolean leading = participant != null && participant.isLeader();
+		return new LeadershipGroup(path.value(), queuePath, participant != null && participant.isJoined(), leading,
+				leading ? participant.epoch() : 0, read(queuePath));
+	}
+
+	/** The latch nodes of a group, in queue order (blocking reads, for inspection). */
+	private List<LockParticipant> read(String queuePath) {
+		if (!this.engine.session().isConnected()) {
+			throw new LockAcquisitionException(
+					"ZooKeeper (" + this.engine.session().connectString() + ") is not connected", null);
+		}
+		CuratorFramework client = this.engine.client();
+		try {
+			List<String> children;
+			try {
+				children = client.getChildren().forPath(queuePath);
+			}
+			catch (KeeperException.NoNodeException ex) {
+				return List.of();
+			}
+			List<String> sorted = QueueDriver.sorted(children, QueueDriver.LATCH_NAME);
+			List<LockParticipant> participants = new ArrayList<>(sorted.size());
+			boolean first = true;
+			for (String name : sorted) {
+				Stat stat = new Stat();
+				byte[] data;
+				try {
+					data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queuePath, name));
+				}
+				catch (KeeperException.NoNodeException ex) {
+					continue;
+				}
+				participants.add(new LockParticipant(name, QueueDriver.sequence(name, QueueDriver.LATCH_NAME),
+						stat.getCzxid(), Instant.ofEpochMilli(stat.getCtime()), first, null, stat.getEphemeralOwner(),
+						(data != null) ? data : new byte[0]));
+				first = false;
+			}
+			return participants;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException("Interrupted while reading " + queuePath, ex);
+		}
+		catch (Exception ex) {
+			throw new LockAcquisitionException("Reading " + queuePath + " failed: " + ex, ex);
+		}
+	}
+
+	/** The last failure of the group's participant, for health. */
+	Optional<Exception> lastFailure(String group) {
+		return existing(group).map(Participant::lastFailure);
+	}
+
+	/** Number of groups joined whose participant failed last time it tried. */
+	public int failingGroups() {
+		int failing = 0;
+		for (Participant participant : this.participants.values()) {
+			if (participant.isJoined() && participant.lastFailure() != null) {
+				failing++;
+			}
+		}
+		return failing;
+	}
+
+	void granted(String group, long epoch) {
+		LeadershipGrantedEvent event = new LeadershipGrantedEvent(group, epoch);
+		this.engine.threads().reportLoss(() -> {
+			for (LeadershipListener listener : this.listeners) {
+				try {
+					listener.granted(event);
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Leadership listener failed", ex);
+				}
+			}
+		});
+	}
+
+	void revoked(String group, long epoch) {
+		LeadershipRevokedEvent event = new LeadershipRevokedEvent(group, epoch);
+		this.engine.threads().reportLoss(() -> {
+			for (LeadershipListener listener : this.listeners) {
+				try {
+					listener.revoked(event);
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Leadership listener failed", ex);
+				}
+			}
+		});
+	}
+
+	/**
+	 * Leave every group (their latch nodes deleted, so that other members lead at once),
+	 * and stop following the connection. Waits for the calls running under a tenure (at
+	 * most 10 s) and for the deletes, at most 15 s in all.
+	 */
+	@Override
+	public void close() {
+		this.closed = true;
+		List<CompletableFuture<Void>> deletes = new ArrayList<>();
+		for (Participant participant : this.participants.values()) {
+			deletes.add(participant.leave());
+		}
+		try {
+			CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
+				.get(15, java.util.concurrent.TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			logger.debug("Latch nodes not confirmed deleted on close: {}", ex.toString());
+		}
+		this.locks.client().getConnectionStateListenable().removeListener(this.connectionListener);
+	}
+
+}

@@ -1,0 +1,88 @@
+package io.github.distlock.actuate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.distlock.core.Leadership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The groups of leader election in operations: the {@code distlock} endpoint lists them
+ * with leader, participants and epochs; health shows membership; the leader gauge follows
+ * the tenure.
+ */
+class LeadershipOperationsTests {
+
+	@Test
+	void endpointHealthAndGaugeShowTheGroups() throws Exception {
+		try (TestingServer server = new TestingServer();
+				ConfigurableApplicationContext leader = start(server);
+				ConfigurableApplicationContext member = start(server)) {
+			Leadership leading = leader.getBean(Leadership.class);
+			long epoch = leading.awaitLeadership("ops").get(20, TimeUnit.SECONDS);
+			Leadership following = member.getBean(Leadership.class);
+			await().atMost(Duration.ofSeconds(20))
+				.ignoreExceptions()
+				.until(() -> following.inspect("ops").participants().size() == 2);
+
+			DistlockEndpoint.LocksDescriptor view = member.getBean(DistlockEndpoint.class).locks();
+			assertThat(view.groups()).hasSize(1);
+			DistlockEndpoint.GroupDescriptor group = view.groups().get(0);
+			assertThat(group.group()).isEqualTo("ops");
+			assertThat(group.node()).isEqualTo("/leader/ops");
+			assertThat(group.leader()).isFalse();
+			assertThat(group.epoch()).isNull();
+			assertThat(group.participants()).extracting(DistlockEndpoint.NodeDescriptor::holder)
+				.containsExactly(true, false);
+			assertThat(group.participants().get(0).fencingToken()).isEqualTo(epoch);
+			assertThat(group.participants().get(0).identity()).isNotNull();
+			DistlockEndpoint.GroupDescriptor leaderView = leader.getBean(DistlockEndpoint.class)
+				.locks()
+				.groups()
+				.get(0);
+			assertThat(leaderView.leader()).isTrue();
+			assertThat(leaderView.epoch()).isEqualTo(epoch);
+
+			assertThat(health(leader).getDetails()).containsEntry("leadership", Map.of("ops", "LEADER"));
+			assertThat(health(member).getDetails()).containsEntry("leadership", Map.of("ops", "MEMBER"));
+
+			MeterRegistry leaderMeters = leader.getBean(MeterRegistry.class);
+			MeterRegistry memberMeters = member.getBean(MeterRegistry.class);
+			assertThat(leaderMeters.get("distlock.leader").tag("group", "ops").gauge().value()).isEqualTo(1);
+			assertThat(memberMeters.get("distlock.leader").tag("group", "ops").gauge().value()).isZero();
+			leading.relinquish("ops");
+			following.awaitLeadership("ops").get(20, TimeUnit.SECONDS);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> memberMeters.get("distlock.leader").tag("group", "ops").gauge().value() == 1);
+			assertThat(List.of(leaderMeters.get("distlock.leadership.transitions")
+				.tags("group", "ops", "transition", "revoked")
+				.counter()
+				.count())).containsExactly(1.0);
+		}
+	}
+
+	private static Health health(ConfigurableApplicationContext context) {
+		return context.getBean(DistlockHealthIndicator.class).health(true);
+	}
+
+	private static ConfigurableApplicationContext start(TestingServer server) {
+		return new SpringApplicationBuilder(MetricsDocsTests.MetricsApplication.class).web(WebApplicationType.NONE)
+			.run("--distlock.zookeeper.connect-string=" + server.getConnectString(), "--distlock.leadership.groups=ops",
+					"--management.endpoints.access.default=read-only",
+					"--management.endpoints.web.exposure.include=distlock");
+	}
+
+}
