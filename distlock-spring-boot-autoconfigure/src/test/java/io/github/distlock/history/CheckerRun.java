@@ -46,6 +46,9 @@ final class CheckerRun {
 	/** Number of lock paths. */
 	static final int PATHS = 3;
 
+	/** Number of leadership groups. */
+	static final int GROUPS = 2;
+
 	/** Namespace of the run's nodes. */
 	static final String NAMESPACE = Faults.NAMESPACE;
 
@@ -73,6 +76,12 @@ final class CheckerRun {
 
 	private final List<Node> nodes = new ArrayList<>();
 
+	private final Leads leads = new Leads(this);
+
+	private final List<LeaderMember> members = new ArrayList<>();
+
+	private final AtomicInteger leaderWrites = new AtomicInteger();
+
 	private volatile boolean stopping;
 
 	private volatile boolean faultsOver;
@@ -83,6 +92,11 @@ final class CheckerRun {
 
 	static String path(int index) {
 		return "p" + index;
+	}
+
+	/** The name of a leadership group. */
+	static String group(int index) {
+		return "g" + index;
 	}
 
 	static int pathIndex(String path) {
@@ -143,6 +157,9 @@ final class CheckerRun {
 						actors.add(thread);
 					}
 				}
+				if (this.settings.leadership()) {
+					startLeadership(actors, seed);
+				}
 				faults = new FaultInjector(this, ensemble, relay, seed ^ 0x5DEECE66DL);
 				Thread faultThread = new Thread(faults, "history-faults");
 				faultThread.setDaemon(true);
@@ -170,15 +187,99 @@ final class CheckerRun {
 		HistoryAnalysis analysis = new HistoryAnalysis(this.history, this.nodes, faults.windows(),
 				Faults.NODES.sessionTimeout());
 		List<Violation> judged = analysis.judge(this.store);
+		LeadershipAnalysis leadership = new LeadershipAnalysis(this.history, this.leads, this.nodes,
+				Faults.NODES.sessionTimeout());
+		List<Violation> judgedLeadership = leadership.judge(this.store);
 		List<Violation> all = new ArrayList<>();
 		synchronized (this.violations) {
 			all.addAll(this.violations);
 		}
 		all.addAll(judged);
+		all.addAll(judgedLeadership);
 		all.sort(java.util.Comparator.comparingLong(Violation::nanos));
-		return new Result(this.settings, all, summary(analysis, faults),
+		return new Result(this.settings, all,
+				summary(analysis, faults) + "\n" + leadership.summary() + ", " + this.leaderWrites.get()
+						+ " leader writes",
 				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart, this.holds.size(),
-				faults.windows().size());
+				faults.windows().size(), this.leads.leads().size());
+	}
+
+	/**
+	 * The leadership workload: every distlock node and the raw Curator client take part
+	 * in every group, each with a thread of its own, and a watch for leaderless groups.
+	 */
+	private void startLeadership(List<Thread> actors, long seed) throws Exception {
+		for (Node node : this.nodes) {
+			this.members
+				.add((node.locks != null) ? new DistlockMember(node, this.leads) : new LatchMember(node, this.leads));
+		}
+		for (LeaderMember member : this.members) {
+			for (int g = 0; g < GROUPS; g++) {
+				member.join(group(g));
+			}
+			Thread thread = new Thread(new LeaderActor(this, member, this.leads, seed * 1_000_003L + actors.size()),
+					"history-" + member.name());
+			thread.setDaemon(true);
+			actors.add(thread);
+		}
+		Thread liveness = new Thread(new LeaderLiveness(this, this.members, leaderDeadline()), "history-liveness");
+		liveness.setDaemon(true);
+		actors.add(liveness);
+	}
+
+	/**
+	 * How long a group whose members are connected may stay without a leader: a dead
+	 * session's latch node is gone within the session timeout; as generous as the wait
+	 * for lock nodes to go after quiescence.
+	 */
+	private static Duration leaderDeadline() {
+		return Faults.NODES.sessionTimeout().multipliedBy(3).plusSeconds(10);
+	}
+
+	/**
+	 * After the faults: every member joins every group, and exactly one leads each
+	 * (DESIGN §2 invariant 5 for leadership); then all leave, and no latch node is left,
+	 * and every distlock tenure was told its end.
+	 */
+	private void quiesceLeadership(CuratorFramework looker) throws Exception {
+		for (LeaderMember member : this.members) {
+			for (int g = 0; g < GROUPS; g++) {
+				member.join(group(g));
+			}
+		}
+		for (int g = 0; g < GROUPS; g++) {
+			String group = group(g);
+			if (!within(leaderDeadline(),
+					() -> this.members.stream().filter((member) -> member.leads(group)).count() == 1)) {
+				violation("checker", 0, Leads.key(group), "liveness: not exactly one leader of " + group + " within "
+						+ leaderDeadline().toMillis() + " ms of every member joining, with every server up and"
+						+ " every client connected: leading "
+						+ this.members.stream().filter((member) -> member.leads(group)).map(LeaderMember::name).toList()
+						+ "; latch nodes " + described(looker, "/leader/" + group));
+			}
+		}
+		for (LeaderMember member : this.members) {
+			for (int g = 0; g < GROUPS; g++) {
+				member.leave(group(g));
+			}
+		}
+		Duration nodesGone = Faults.NODES.sessionTimeout().multipliedBy(3).plusSeconds(10);
+		for (int g = 0; g < GROUPS; g++) {
+			String parent = "/leader/" + group(g);
+			if (!within(nodesGone, () -> children(looker, parent).isEmpty())) {
+				violation("checker", 0, Leads.key(group(g)), "nodes left: latch nodes left after every member left "
+						+ parent + ": " + described(looker, parent));
+			}
+		}
+		if (!within(Duration.ofSeconds(10),
+				() -> this.leads.open().stream().noneMatch((lead) -> lead.member.distlock()))) {
+			for (Leads.Lead lead : this.leads.open()) {
+				if (lead.member.distlock()) {
+					violation(lead.member.name(), 0, Leads.key(lead.group), "told once: never told that its tenure "
+							+ lead.describe(this.history) + " ended, 10 s after it left " + lead.group);
+				}
+			}
+		}
 	}
 
 	private void joinActors(List<Thread> actors) throws InterruptedException {
@@ -212,6 +313,9 @@ final class CheckerRun {
 			violation("checker", 0, null, "quiescence: " + this.store.inside() + " holds still inside the store");
 		}
 		CuratorFramework looker = this.nodes.get(this.nodes.size() - 1).client;
+		if (this.settings.leadership()) {
+			quiesceLeadership(looker);
+		}
 		Duration nodesGone = Faults.NODES.sessionTimeout().multipliedBy(3).plusSeconds(10);
 		for (int p = 0; p < PATHS; p++) {
 			for (String parent : List.of("/mutex/" + path(p), "/rw/" + path(p), "/semaphore/" + path(p) + "/leases",
@@ -226,6 +330,12 @@ final class CheckerRun {
 			int port = ensemble.port(server);
 			if (!within(Duration.ofSeconds(20), () -> watches(port).isEmpty())) {
 				violation("checker", 0, null, "watches left: on server " + server + ": " + watches(port));
+			}
+		}
+		for (LeaderMember member : this.members) {
+			member.close();
+			if (member instanceof LatchMember latch) {
+				latch.shutdown();
 			}
 		}
 		for (Node node : this.nodes) {
@@ -334,6 +444,7 @@ final class CheckerRun {
 					Collectors.counting())));
 		Map<String, Long> ended = new TreeMap<>(events.stream()
 			.filter((event) -> event.type() == History.Type.ENDED)
+			.filter((event) -> event.lock() == null || !event.lock().startsWith(Leads.key("")))
 			.collect(Collectors.groupingBy((event) -> {
 				String text = event.text();
 				int space = text.indexOf(' ');
@@ -425,6 +536,16 @@ final class CheckerRun {
 		return hold;
 	}
 
+	/**
+	 * A leader's write under its tenure: exclusive, fenced by the epoch, one family per
+	 * member and epoch. Not counted among the holds.
+	 */
+	HoldRecord openLeaderWrite(int op, String actor, int client, String key, long epoch, int family) {
+		this.leaderWrites.incrementAndGet();
+		return new HoldRecord(this.holdIds.incrementAndGet(), op, actor, client, key, Access.EXCLUSIVE, 1, epoch,
+				family, System.nanoTime(), null);
+	}
+
 	void released(HoldRecord hold, String how) {
 		hold.releasedNanos = System.nanoTime();
 		this.open.remove(hold.id);
@@ -470,15 +591,17 @@ final class CheckerRun {
 	 * @param actorsPerNode threads per distlock node
 	 * @param curatorActors threads of the raw Curator client
 	 * @param faults whether to inject faults
+	 * @param leadership whether to run the leadership workload beside the locks
 	 */
 	record Settings(long seed, Duration duration, int servers, int distlockNodes, int actorsPerNode, int curatorActors,
-			boolean faults) {
+			boolean faults, boolean leadership) {
 
 		@Override
 		public String toString() {
 			return "seed " + this.seed + ", " + this.duration.toSeconds() + " s, " + this.servers + " server(s), "
 					+ this.distlockNodes + " distlock nodes x " + this.actorsPerNode + " threads, " + this.curatorActors
-					+ " raw Curator threads, faults " + (this.faults ? "on" : "off");
+					+ " raw Curator threads, faults " + (this.faults ? "on" : "off") + ", leadership "
+					+ (this.leadership ? "on" : "off");
 		}
 
 	}
@@ -494,9 +617,10 @@ final class CheckerRun {
 	 * @param runStart when the actors started
 	 * @param holds number of holds
 	 * @param faults number of faults injected
+	 * @param tenures number of "I lead" intervals of the leadership workload
 	 */
 	record Result(Settings settings, List<Violation> violations, String summary, long millis, long runStart, int holds,
-			int faults) {
+			int faults, int tenures) {
 
 		/** Per kind of violation: how many, and how long into the run the first one. */
 		Map<String, String> byCategory() {

@@ -64,6 +64,16 @@ final class FencedLocks {
 		this.history.record(History.Type.EXIT, hold.actor, hold.op, hold.lock, hold.token, "hold " + hold.id);
 	}
 
+	/**
+	 * A hold leaves without writing (its holder learned it no longer holds): no longer
+	 * inside, nothing fenced.
+	 */
+	synchronized void abandon(HoldRecord hold, String why) {
+		this.entries.get(hold.lock).inside.remove(hold);
+		this.history.record(History.Type.EXIT, hold.actor, hold.op, hold.lock, hold.token,
+				"hold " + hold.id + " " + why);
+	}
+
 	private void fence(Entry entry, HoldRecord hold, String what) {
 		if (hold.access == Access.PERMIT && hold.permits > 1) {
 			return;

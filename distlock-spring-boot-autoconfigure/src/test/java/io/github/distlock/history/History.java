@@ -116,6 +116,15 @@ final class History {
 		/** A client's connection state changed. */
 		CONNECTION,
 
+		/** A leadership member joined, left or relinquished a group. */
+		MEMBERSHIP,
+
+		/** A leadership member was told it leads a group, with the tenure's epoch. */
+		LEADS,
+
+		/** A leadership member was told it no longer leads a group. */
+		REVOKED,
+
 		/** The holder saw something the contract forbids, at once. */
 		VIOLATION
 

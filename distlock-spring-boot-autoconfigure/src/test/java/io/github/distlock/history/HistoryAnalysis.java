@@ -29,6 +29,9 @@ import io.github.distlock.history.HoldRecord.Access;
  * session that long before the client noticed) until the node has reconnected after it,
  * plus one second for the engine to act on the news; at most two session timeouts after
  * the fault's end when no reconnection is seen.
+ * <p>
+ * The leadership workload's writes are judged by {@link LeadershipAnalysis}, by its own,
+ * stricter rule.
  */
 final class HistoryAnalysis {
 
@@ -94,6 +97,9 @@ final class HistoryAnalysis {
 	List<CheckerRun.Violation> judge(FencedLocks store) {
 		for (FencedLocks.Overlap overlap : store.overlaps()) {
 			HoldRecord entering = overlap.entering();
+			if (LeadershipAnalysis.isLeader(entering)) {
+				continue;
+			}
 			if (entering.access == Access.PERMIT) {
 				List<HoldRecord> all = new ArrayList<>(overlap.inside());
 				all.add(entering);
@@ -129,6 +135,9 @@ final class HistoryAnalysis {
 			}
 		}
 		for (FencedLocks.Rejection rejection : store.rejections()) {
+			if (LeadershipAnalysis.isLeader(rejection.hold())) {
+				continue;
+			}
 			if (!doubtful(rejection.hold(), rejection.nanos())) {
 				violation(rejection.seq(), rejection.hold(),
 						"token order: " + rejection.hold() + " was turned away by the store, which had" + " seen "

@@ -14,10 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The randomized history checker of the engine (DESIGN §2): distlock nodes and a raw
- * Curator client take every kind of lock at random on a few paths while faults end
- * sessions, stop servers and pause the network; the history is recorded and judged (see
- * {@link CheckerRun}, {@link FencedLocks}, {@link HistoryAnalysis}). A short run with a
- * fixed seed is part of the build; a long run is opt-in:
+ * Curator client take every kind of lock at random on a few paths, and lead two groups
+ * (DESIGN §13) with the engine's leadership and a raw {@code LeaderLatch}, while faults
+ * end sessions, stop servers and pause the network; the history is recorded and judged
+ * (see {@link CheckerRun}, {@link FencedLocks}, {@link HistoryAnalysis},
+ * {@link LeadershipAnalysis}). A short run with a fixed seed is part of the build; a long
+ * run is opt-in:
  *
  * <pre>
  * ./mvnw -pl distlock-spring-boot-autoconfigure test -Dtest=HistoryCheckerTests \
@@ -27,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A sweep over seeds, each for the short run's time ({@code -Ddistlock.history.seconds=},
  * 20 by default): {@code -Dtest='HistoryCheckerTests#seedSweepKeepsEveryInvariant'
  * -Ddistlock.history.seeds=1-20}. {@code -Ddistlock.history.dump=DIR} writes each run's
- * whole history to {@code DIR/history-SEED.txt}.
+ * whole history to {@code DIR/history-SEED.txt};
+ * {@code -Ddistlock.history.leadership=false} leaves the leadership workload out.
  * <p>
  * A failure prints the seed, the thread and its operation number, and an excerpt of the
  * history around each violation; {@code -Ddistlock.history.seed=} replays the same
@@ -50,6 +53,10 @@ class HistoryCheckerTests {
 		// A run that took no locks or injected no fault would prove nothing.
 		assertThat(result.holds()).as(result.report()).isGreaterThan(100);
 		assertThat(result.faults()).as(result.report()).isGreaterThanOrEqualTo(3);
+		// Nor one where leadership did not move.
+		if (result.settings().leadership()) {
+			assertThat(result.tenures()).as(result.report()).isGreaterThan(10);
+		}
 	}
 
 	@Test
@@ -101,7 +108,8 @@ class HistoryCheckerTests {
 
 	private static CheckerRun.Settings settings(long seed, Duration duration) {
 		int servers = Integer.getInteger("distlock.history.servers", 3);
-		return new CheckerRun.Settings(seed, duration, servers, 3, 2, 2, true);
+		boolean leadership = Boolean.parseBoolean(System.getProperty("distlock.history.leadership", "true"));
+		return new CheckerRun.Settings(seed, duration, servers, 3, 2, 2, true, leadership);
 	}
 
 }

@@ -1,5 +1,6 @@
 /**
- * The randomized, seeded history checker of the engine (DESIGN §2, issue 18):
+ * The randomized, seeded history checker of the engine (DESIGN §2, issue 18, and the
+ * leadership of DESIGN §13, issue 19):
  * {@link io.github.distlock.history.HistoryCheckerTests} runs a
  * {@link io.github.distlock.history.CheckerRun}: distlock nodes
  * ({@link io.github.distlock.history.DistlockActor}) and a raw Curator client
@@ -8,7 +9,15 @@
  * {@link io.github.distlock.history.FaultInjector}; every hold goes through
  * {@link io.github.distlock.history.FencedLocks}; the
  * {@link io.github.distlock.history.History} is judged by
- * {@link io.github.distlock.history.HistoryAnalysis}. Built on the shared test support
+ * {@link io.github.distlock.history.HistoryAnalysis}. Beside the locks, the same clients
+ * take part in leader elections ({@link io.github.distlock.history.LeaderMember}: the
+ * engine's leadership, {@link io.github.distlock.history.DistlockMember}, and a raw
+ * Curator {@code LeaderLatch}, {@link io.github.distlock.history.LatchMember}), each
+ * driven by a {@link io.github.distlock.history.LeaderActor} that writes to the same
+ * fenced store with its epoch; their "I lead" intervals are recorded by
+ * {@link io.github.distlock.history.Leads}, watched for leaderless groups by
+ * {@link io.github.distlock.history.LeaderLiveness}, and judged by
+ * {@link io.github.distlock.history.LeadershipAnalysis}. Built on the shared test support
  * ({@code Faults}, {@code TcpRelay}, {@code ServerWatches}, {@code ZooKeeperNodes});
  * nothing here is used by other test packages.
  */

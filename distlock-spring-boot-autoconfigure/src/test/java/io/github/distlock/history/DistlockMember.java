@@ -1,0 +1,152 @@
+package io.github.distlock.history;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.core.LeadershipGrantedEvent;
+import io.github.distlock.core.LeadershipListener;
+import io.github.distlock.core.LeadershipRevokedEvent;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.curator.CuratorLeadership;
+
+/**
+ * A distlock node's part in the leadership workload: the engine's
+ * {@link CuratorLeadership} on the node's {@code CuratorLocks}, its events told to
+ * {@link Leads}. A tenure for work is {@link CuratorLeadership#tenure(String)}; its epoch
+ * is the handle's fencing token.
+ */
+final class DistlockMember implements LeaderMember, LeadershipListener {
+
+	private final Node node;
+
+	private final String name;
+
+	private final CuratorLeadership leadership;
+
+	private final Leads leads;
+
+	DistlockMember(Node node, Leads leads) {
+		this.node = node;
+		this.name = node.name.replace("/relay", "") + "-leader";
+		this.leadership = new CuratorLeadership(node.locks);
+		this.leads = leads;
+		this.leadership.addListener(this);
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public Node node() {
+		return this.node;
+	}
+
+	@Override
+	public boolean distlock() {
+		return true;
+	}
+
+	CuratorLeadership leadership() {
+		return this.leadership;
+	}
+
+	@Override
+	public void join(String group) {
+		this.leadership.join(group);
+	}
+
+	@Override
+	public void leave(String group) throws Exception {
+		OptionalLong epoch = this.leadership.epoch(group);
+		var deleted = this.leadership.leave(group);
+		// The tenure ended inside leave(): no later than now.
+		epoch.ifPresent((led) -> this.leads.ended(this, group, led, "left"));
+		try {
+			deleted.get(2, TimeUnit.SECONDS);
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			// Deleted in the background once ZooKeeper answers.
+		}
+	}
+
+	@Override
+	public void relinquish(String group) {
+		OptionalLong epoch = this.leadership.epoch(group);
+		this.leadership.relinquish(group);
+		epoch.ifPresent((led) -> this.leads.ended(this, group, led, "relinquished"));
+	}
+
+	@Override
+	public boolean joined(String group) {
+		return this.leadership.groups().contains(group);
+	}
+
+	@Override
+	public boolean leads(String group) {
+		return this.leadership.isLeader(group);
+	}
+
+	@Override
+	public @Nullable Tenure tenure(String group) {
+		Optional<LockHandle> tenure = this.leadership.tenure(group);
+		if (tenure.isEmpty()) {
+			return null;
+		}
+		LockHandle handle = tenure.get();
+		return new Tenure() {
+
+			@Override
+			public long epoch() {
+				return handle.fencingToken();
+			}
+
+			@Override
+			public boolean held() {
+				return handle.isHeld();
+			}
+
+			@Override
+			public void close() {
+				handle.close();
+			}
+
+		};
+	}
+
+	@Override
+	public boolean await(String group, Duration wait) throws Exception {
+		var future = this.leadership.awaitLeadership(group);
+		try {
+			future.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+			return true;
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			future.cancel(false);
+			return false;
+		}
+	}
+
+	@Override
+	public void close() {
+		this.leadership.close();
+	}
+
+	@Override
+	public void granted(LeadershipGrantedEvent event) {
+		this.leads.granted(this, event.group(), event.epoch());
+	}
+
+	@Override
+	public void revoked(LeadershipRevokedEvent event) {
+		this.leads.revoked(this, event.group(), event.epoch());
+	}
+
+}
