@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * {@link MultiLock} that takes its locks in one global order, sorted by kind and path, so
  * that two callers locking overlapping sets in any order never wait for each other in a
  * cycle. The wait time covers the whole set: each lock gets what is left of it, not the
- * full time as Curator's {@code InterProcessMultiLock} gives.
+ * full time as Curator's {@code InterProcessMultiLock} gives. A lock lost while the set
+ * waits for the others fails the whole set with a {@link LockLostException}.
  */
 final class OrderedMultiLock implements MultiLock {
 
@@ -163,6 +164,17 @@ final class OrderedMultiLock implements MultiLock {
 		void next() {
 			int index = this.held.size();
 			if (index == OrderedMultiLock.this.locks.size()) {
+				// A lock taken early may have been lost while the set waited for a later
+				// one (its session ended): the set is not handed out without it.
+				for (LockHandle taken : this.held) {
+					LockState state = taken.state();
+					if (state != LockState.HELD) {
+						fail(new LockLostException("Lock '" + taken.path() + "' of a multi-lock over " + paths()
+								+ " is " + state + ": it was lost while the multi-lock waited for its other locks,"
+								+ " so the set is not held"));
+						return;
+					}
+				}
 				Handle handle = new Handle(this.held);
 				if (!this.result.complete(handle)) {
 					handle.close();
