@@ -17,6 +17,7 @@ import org.springframework.javapoet.ClassName;
 import org.springframework.util.ReflectionUtils;
 
 import io.github.distlock.annotation.DistributedLock;
+import io.github.distlock.annotation.LeaderOnly;
 import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.Semaphore;
 import io.github.distlock.annotation.WriteLock;
@@ -55,10 +56,17 @@ class LockRuntimeHintsTest {
 	}
 
 	@Test
+	void leaderOnlyBeanClassesAreRegisteredWhetherTheMethodOrTheClassIsAnnotated() {
+		RuntimeHints hints = processAheadOfTime(Auditor.class, Nightly.class);
+		assertThat(RuntimeHintsPredicates.reflection().onType(Auditor.class)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(Nightly.class)).accepts(hints);
+	}
+
+	@Test
 	void annotationAttributesExpressionRootAndZookeeperClassesAreRegistered() {
 		RuntimeHints hints = processAheadOfTime(Unlocked.class);
 		for (Class<?> annotation : new Class<?>[] { DistributedLock.class, ReadLock.class, WriteLock.class,
-				Semaphore.class }) {
+				Semaphore.class, LeaderOnly.class }) {
 			assertThat(RuntimeHintsPredicates.reflection()
 				.onType(annotation)
 				.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
@@ -126,6 +134,22 @@ class LockRuntimeHintsTest {
 		@Override
 		public long price(String sku) {
 			return 1;
+		}
+
+	}
+
+	public static class Auditor {
+
+		@LeaderOnly("audit")
+		public void audit() {
+		}
+
+	}
+
+	@LeaderOnly("nightly")
+	public static class Nightly {
+
+		public void run() {
 		}
 
 	}
