@@ -1,6 +1,5 @@
 package io.github.distlock.actuate;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,14 +17,11 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -42,6 +38,9 @@ import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.NodeOptions;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,7 +58,8 @@ import static org.awaitility.Awaitility.await;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ActuatorHttpTests {
 
-	private static final TestingServer server = startServer();
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -74,26 +74,21 @@ class ActuatorHttpTests {
 
 	@DynamicPropertySource
 	static void zookeeper(DynamicPropertyRegistry registry) {
-		registry.add("distlock.zookeeper.connect-string", server::getConnectString);
-	}
-
-	@AfterAll
-	static void stopServer() throws IOException {
-		server.close();
+		DistlockContextRunners.registerConnectString(registry, zookeeper);
 	}
 
 	@Test
 	@Order(1)
 	void endpointListsTheHeldLockWithItsFencingTokenAndThePathViewShowsAnotherNodesWaiter() throws Exception {
 		ExecutorService executor = Executors.newFixedThreadPool(2);
-		CuratorFramework otherNode = CuratorFrameworkFactory.builder()
-			.connectString(server.getConnectString())
-			.namespace("distlock")
-			.sessionTimeoutMs(4000)
-			.retryPolicy(new ExponentialBackoffRetry(100, 3, 500))
-			.build();
-		otherNode.start();
-		try (CuratorLocks otherLocks = new CuratorLocks(otherNode, Duration.ofSeconds(30), "other-node")) {
+		// Another node of the application: its namespace and session timeout.
+		NodeOptions otherNode = NodeOptions.defaults()
+			.withNamespace("distlock")
+			.withSessionTimeout(Duration.ofSeconds(4))
+			.withApplicationName("other-node")
+			.withDefaultWaitTime(Duration.ofSeconds(30));
+		CuratorFramework otherClient = otherNode.startClient(zookeeper.connectString());
+		try (CuratorLocks otherLocks = otherNode.createLocks(otherClient)) {
 			Future<Long> holder = executor.submit(() -> this.inventory.reserve("widget"));
 			assertThat(Inventory.entered.await(10, TimeUnit.SECONDS)).isTrue();
 			long token = Inventory.token;
@@ -138,7 +133,7 @@ class ActuatorHttpTests {
 		}
 		finally {
 			executor.shutdownNow();
-			otherNode.close();
+			otherClient.close();
 		}
 		DocumentContext nothing = getJson("/actuator/distlock/inventory/nothing-here", 404);
 		assertThat(nothing.read("$.path", String.class)).isEqualTo("inventory/nothing-here");
@@ -164,20 +159,20 @@ class ActuatorHttpTests {
 		DocumentContext up = getJson("/actuator/health", 200);
 		assertThat(up.read("$.components.distlock.status", String.class)).isEqualTo("UP");
 		Map<String, Object> details = up.read("$.components.distlock.details");
-		assertThat(details).containsEntry("connectString", server.getConnectString())
+		assertThat(details).containsEntry("connectString", zookeeper.connectString())
 			.containsEntry("sessionTimeout", "PT4S")
 			.containsEntry("locksHeld", 0)
 			.containsKey("state");
 		assertThat((String) details.get("sessionId")).matches("0x[0-9a-f]+");
 
-		server.stop();
+		zookeeper.server().stop();
 		DocumentContext down = await().atMost(Duration.ofSeconds(4))
 			.pollInterval(Duration.ofMillis(200))
 			.until(() -> getJson("/actuator/health", 503),
 					(health) -> "DOWN".equals(health.read("$.components.distlock.status", String.class)));
 		assertThat(down.read("$.components.distlock.details.state", String.class)).isIn("SUSPENDED", "LOST");
 
-		server.restart();
+		zookeeper.server().restart();
 		await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(200))
 			.until(() -> getJson("/actuator/health", null),
@@ -193,15 +188,6 @@ class ActuatorHttpTests {
 			assertThat(response.statusCode()).as("status of %s: %s", path, response.body()).isEqualTo(expectedStatus);
 		}
 		return JsonPath.parse(response.body().isEmpty() ? "{}" : response.body());
-	}
-
-	private static TestingServer startServer() {
-		try {
-			return new TestingServer();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	@SpringBootConfiguration

@@ -4,16 +4,17 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
+import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.NodeOptions;
 import io.github.distlock.testsupport.TcpRelay;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -25,17 +26,21 @@ import static org.awaitility.Awaitility.await;
  */
 class HealthProbeTimeoutTests {
 
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+
+	/**
+	 * A node at ZooKeeper's root whose session outlives the pause by far: only the probe
+	 * notices it.
+	 */
+	private static final NodeOptions NODE = new NodeOptions(null, Duration.ofSeconds(15), Duration.ofSeconds(5),
+			"health-test", ConnectionLossPolicy.SUSPENDED, Duration.ofSeconds(1));
+
 	@Test
 	void healthIsDownAfterTheProbeTimeoutWhenZooKeeperStopsAnswering() throws Exception {
-		try (TestingServer server = new TestingServer(); TcpRelay relay = new TcpRelay(server.getPort())) {
-			CuratorFramework client = CuratorFrameworkFactory.builder()
-				.connectString("127.0.0.1:" + relay.port())
-				.sessionTimeoutMs(15_000)
-				.connectionTimeoutMs(5_000)
-				.retryPolicy(new ExponentialBackoffRetry(100, 3))
-				.build();
-			client.start();
-			try (CuratorLocks locks = new CuratorLocks(client, Duration.ofSeconds(1), "health-test")) {
+		try (TcpRelay relay = new TcpRelay(zookeeper.server().getPort())) {
+			CuratorFramework client = NODE.startClient(relay.connectString());
+			try (CuratorLocks locks = NODE.createLocks(client)) {
 				assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 				DistlockHealthIndicator indicator = new DistlockHealthIndicator(client, locks, Duration.ofMillis(300));
 				assertThat(indicator.health(true).getStatus()).isEqualTo(Status.UP);
