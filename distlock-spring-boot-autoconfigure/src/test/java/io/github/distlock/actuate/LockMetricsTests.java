@@ -29,6 +29,7 @@ import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.NodeOptions;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -163,7 +164,7 @@ class LockMetricsTests {
 	void lossIsCountedAndObserved() throws Exception {
 		LockPath path = LockPath.of("jobs", "nightly run");
 		LockHandle handle = this.observed.nonReentrantMutex(path).acquire(Duration.ofSeconds(5));
-		this.observed.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		Faults.expireSession(this.observed.client());
 		await().atMost(Duration.ofSeconds(20)).until(() -> handle.state() == LockState.LOST);
 		// The handle shows the loss at once; listeners are told right after.
 		await().atMost(Duration.ofSeconds(5))

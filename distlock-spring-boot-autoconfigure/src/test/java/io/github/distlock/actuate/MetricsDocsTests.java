@@ -32,6 +32,7 @@ import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,11 +89,7 @@ class MetricsDocsTests {
 			other.get();
 		}
 		LockHandle lost = locks.mutex("docs/lost").acquire(Duration.ofSeconds(5));
-		context.getBean(CuratorFramework.class)
-			.getZookeeperClient()
-			.getZooKeeper()
-			.getTestable()
-			.injectSessionExpiration();
+		Faults.expireSession(context.getBean(CuratorFramework.class));
 		await().atMost(Duration.ofSeconds(20)).until(() -> lost.state() == LockState.LOST);
 		// The handle shows the loss at once; listeners (metrics, observation)
 		// right after.

@@ -33,6 +33,7 @@ import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockScopeTestAccess;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.TcpRelay;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -241,17 +242,15 @@ class AcquisitionSafetyTests {
 	 */
 	@Test
 	void holdLostBeforeItIsDeliveredIsNotHandedOut() throws Exception {
-		CuratorFramework client = this.zookeeper.nodes().client(this.zookeeper.connectString());
 		List<Runnable> parked = new CopyOnWriteArrayList<>();
-		CuratorLocks holder = this.zookeeper.nodes()
-			.register(new CuratorLocks(client, Duration.ofSeconds(5), "test", ConnectionLossPolicy.SUSPENDED,
-					parked::add));
+		CuratorLocks holder = this.zookeeper.newNode(parked::add);
+		CuratorFramework client = holder.client();
 		await().atMost(Duration.ofSeconds(10)).until(() -> client.getZookeeperClient().isConnected());
 		CompletableFuture<LockHandle> future = holder.mutex("undelivered").acquireAsync(Duration.ofSeconds(5));
 		// Granted (the engine told the executor), but not delivered yet.
 		await().atMost(Duration.ofSeconds(10)).until(() -> !parked.isEmpty());
 		long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-		client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		Faults.expireSession(client);
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> client.getZookeeperClient().isConnected()
 					&& client.getZookeeperClient().getZooKeeper().getSessionId() != session);
@@ -346,7 +345,7 @@ class AcquisitionSafetyTests {
 		});
 		LockHandle lost = holder.mutex("listened").acquire(Duration.ofSeconds(5));
 		long session = holder.client().getZookeeperClient().getZooKeeper().getSessionId();
-		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		Faults.expireSession(holder.client());
 		assertThat(listening.await(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(reporter.get().getName()).as("thread the loss is reported on")
 			.doesNotStartWith("Curator-")

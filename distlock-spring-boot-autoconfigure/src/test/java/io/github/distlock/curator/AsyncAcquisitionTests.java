@@ -8,11 +8,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
@@ -102,10 +100,7 @@ class AsyncAcquisitionTests {
 	}
 
 	private CuratorLocks locks(Executor executor) {
-		CuratorFramework client = this.zookeeper.nodes().client(this.zookeeper.connectString());
-		return this.zookeeper.nodes()
-			.register(
-					new CuratorLocks(client, Duration.ofSeconds(5), "test", ConnectionLossPolicy.SUSPENDED, executor));
+		return this.zookeeper.newNode(executor);
 	}
 
 }

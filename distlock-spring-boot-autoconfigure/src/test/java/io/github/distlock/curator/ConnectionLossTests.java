@@ -13,6 +13,7 @@ import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockState;
+import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +43,7 @@ class ConnectionLossTests {
 			assertThat(held.thread()).isEqualTo(Thread.currentThread().getName());
 		});
 
-		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		Faults.expireSession(holder.client());
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> handle.state() == LockState.LOST);
 		// Told on distlock's event thread, once.
@@ -72,7 +73,7 @@ class ConnectionLossTests {
 		holder.ignoreConnectionStateEvents();
 		long session = holder.client().getZookeeperClient().getZooKeeper().getSessionId();
 
-		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		Faults.expireSession(holder.client());
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> holder.client().getZookeeperClient().isConnected()
 					&& holder.client().getZookeeperClient().getZooKeeper().getSessionId() != session);

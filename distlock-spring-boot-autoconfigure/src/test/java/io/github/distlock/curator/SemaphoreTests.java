@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
+import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,7 +85,7 @@ class SemaphoreTests {
 		CuratorLocks other = zookeeper.newNode();
 		LockHandle expiring = holder.semaphore("expiring", 1).acquire(Duration.ofSeconds(5));
 		assertThat(other.semaphore("expiring", 1).tryAcquire(Duration.ZERO)).isEmpty();
-		holder.client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		Faults.expireSession(holder.client());
 		long start = System.nanoTime();
 		try (LockHandle handle = other.semaphore("expiring", 1).acquire(Duration.ofSeconds(20))) {
 			assertThat(handle.fencingToken()).isPositive();

@@ -28,6 +28,7 @@ import io.github.distlock.annotation.Semaphore;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -133,11 +134,7 @@ class SemaphoreAnnotationTests {
 		}));
 		assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(other.trySingle()).isFalse();
-		holderNode.getBean(CuratorFramework.class)
-			.getZookeeperClient()
-			.getZooKeeper()
-			.getTestable()
-			.injectSessionExpiration();
+		Faults.expireSession(holderNode.getBean(CuratorFramework.class));
 		AtomicInteger ran = new AtomicInteger();
 		// Waits at most 20 s; the lease goes with the expired session.
 		other.single(ran::incrementAndGet);

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -187,10 +188,9 @@ public final class ZooKeeperExtension
 	private TestingServer startServer() throws Exception {
 		InstanceSpec spec = serverSpec();
 		if (!this.serverProperties.isEmpty() || this.tls != null) {
-			// ZooKeeper's server turns configuration keys it does not know (ssl.*,
-			// serverCnxnFactory) into JVM-wide zookeeper.* system properties: they are
-			// put
-			// back when the server closes.
+			// ZooKeeper's server turns configuration keys it does not know
+			// (ssl.*, serverCnxnFactory) into JVM-wide zookeeper.* system
+			// properties: they are put back when the server closes.
 			this.systemPropertiesBeforeStart = (Properties) System.getProperties().clone();
 		}
 		Map<String, String> previous = new LinkedHashMap<>();
@@ -276,6 +276,14 @@ public final class ZooKeeperExtension
 	/** A new node with the given connection-loss policy. */
 	public CuratorLocks newNode(ConnectionLossPolicy policy) {
 		return nodes().node(connectString(), policy);
+	}
+
+	/**
+	 * A new node whose asynchronous acquisitions complete on the given executor, for
+	 * tests that hold a grant back before it is delivered.
+	 */
+	public CuratorLocks newNode(Executor executor) {
+		return nodes().node(connectString(), executor);
 	}
 
 	/** A new node connected to another connect string. */
