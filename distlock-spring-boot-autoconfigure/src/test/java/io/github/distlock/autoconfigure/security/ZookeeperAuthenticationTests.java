@@ -1,14 +1,11 @@
 package io.github.distlock.autoconfigure.security;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
@@ -25,6 +22,7 @@ import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.Locks;
 import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.NodeOptions;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -206,16 +204,11 @@ class ZookeeperAuthenticationTests {
 		return paths;
 	}
 
+	/** A client at ZooKeeper's root, with the given digest credentials if any. */
 	private static CuratorFramework rawClient(String digest) throws InterruptedException {
-		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-			.connectString(zookeeper.connectString())
-			.sessionTimeoutMs(5000)
-			.retryPolicy(new RetryOneTime(100));
-		if (digest != null) {
-			builder.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
-		}
-		CuratorFramework client = builder.build();
-		client.start();
+		NodeOptions root = zookeeper.options().withNamespace(null);
+		CuratorFramework client = (digest != null) ? root.startDigestClient(zookeeper.connectString(), digest)
+				: root.startClient(zookeeper.connectString());
 		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 		return client;
 	}
