@@ -39,7 +39,7 @@ class LockInspectionTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> participants(holder, "report").size() == 2);
 			List<LockQueue> queues = holder.inspect(LockPath.parse("report"));
 			assertThat(queues).singleElement().satisfies((queue) -> {
-				assertThat(queue.kind()).isEqualTo("mutex");
+				assertThat(queue.kind()).isEqualTo(LockQueue.Kind.MUTEX);
 				assertThat(queue.participants()).extracting(LockParticipant::holder).containsExactly(true, false);
 				assertThat(queue.participants().get(0).fencingToken()).isEqualTo(held.fencingToken());
 			});
