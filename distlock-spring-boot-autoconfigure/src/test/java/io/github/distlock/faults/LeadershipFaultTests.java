@@ -250,9 +250,8 @@ class LeadershipFaultTests {
 						most.accumulateAndGet(inBody.incrementAndGet(), Math::max);
 						bodies.computeIfAbsent(node.name, (n) -> new AtomicInteger()).incrementAndGet();
 						if (!handle.isHeld()) {
-							// Only this thread gives the tenure up, between bodies: a
-							// body
-							// never sees it end (asserted below, not in this thread).
+							// Only this thread gives the tenure up, between bodies:
+							// no body sees it end (asserted after the threads end).
 							endedInBody.incrementAndGet();
 						}
 						inBody.decrementAndGet();

@@ -79,8 +79,7 @@ class LeaderOnlyTransactionAndFluxTests {
 		long epoch = leadership.awaitLeadership("ledger").get(30, TimeUnit.SECONDS);
 		LedgerJob job = context.getBean(LedgerJob.class);
 		JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
-		// Leading all along: the transaction commits, with the epoch as the fencing
-		// token.
+		// Leading all along: the transaction commits, the epoch its fencing token.
 		assertThat(job.record(1, () -> {
 		})).isEqualTo(epoch);
 		assertThat(jdbc.queryForObject("select token from ledger where id = 1", Long.class)).isEqualTo(epoch);
