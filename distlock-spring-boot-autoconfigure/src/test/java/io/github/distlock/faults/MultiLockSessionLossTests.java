@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  * even though the wait for the next lock goes on in the new session and succeeds. Found
  * by the history checker (seed 42, a 5-minute run).
  */
-class MultiLockSessionLossTest {
+class MultiLockSessionLossTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
