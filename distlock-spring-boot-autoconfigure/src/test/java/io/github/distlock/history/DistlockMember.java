@@ -65,10 +65,11 @@ final class DistlockMember implements LeaderMember, LeadershipListener {
 
 	@Override
 	public void leave(String group) throws Exception {
+		// A member that leaves stops acting as leader when it decides to: its "I lead"
+		// interval ends here (the engine ends the tenure before it deletes the node).
 		OptionalLong epoch = this.leadership.epoch(group);
+		epoch.ifPresent((led) -> this.leads.ended(this, group, led, "leaves"));
 		var deleted = this.leadership.leave(group);
-		// The tenure ended inside leave(): no later than now.
-		epoch.ifPresent((led) -> this.leads.ended(this, group, led, "left"));
 		try {
 			deleted.get(2, TimeUnit.SECONDS);
 		}
@@ -80,8 +81,8 @@ final class DistlockMember implements LeaderMember, LeadershipListener {
 	@Override
 	public void relinquish(String group) {
 		OptionalLong epoch = this.leadership.epoch(group);
+		epoch.ifPresent((led) -> this.leads.ended(this, group, led, "relinquishes"));
 		this.leadership.relinquish(group);
-		epoch.ifPresent((led) -> this.leads.ended(this, group, led, "relinquished"));
 	}
 
 	@Override

@@ -83,10 +83,10 @@ final class LatchMember implements LeaderMember {
 		LeaderLatch latch = this.latches.remove(group);
 		if (latch != null) {
 			long epoch = latch.hasLeadership() ? epochOf(latch) : 0;
-			latch.close();
 			if (epoch > 0) {
-				this.leads.ended(this, group, epoch, "closed its latch");
+				this.leads.ended(this, group, epoch, "closes its latch");
 			}
+			latch.close();
 		}
 	}
 

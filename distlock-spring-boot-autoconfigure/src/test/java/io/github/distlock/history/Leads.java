@@ -11,7 +11,8 @@ import io.github.distlock.core.LockKind;
  * The "I lead" intervals of the leadership workload, as the members were told them: from
  * the signal that a member leads (with its epoch) to the signal that it no longer does,
  * or to its own leave or relinquish, whichever came first (a member that gives its tenure
- * up stops believing it leads when the call returns, before its listener hears of it).
+ * up stops acting as leader when it decides to, before its listener hears of it; the
+ * engine ends the tenure before it deletes the node, so nobody else can lead before).
  * Checks at once that a distlock member is told once per tenure: never told it leads
  * while a tenure is open, never told a tenure ended that was not open or had another
  * epoch. Judged after the run by {@link LeadershipAnalysis}.
@@ -94,8 +95,8 @@ final class Leads {
 	}
 
 	/**
-	 * The member gave up its tenure of the given epoch (left or relinquished); the call
-	 * has returned, so the member no longer believes it leads with it.
+	 * The member gives up its tenure of the given epoch (leaves or relinquishes): from
+	 * now on it does not act as the leader with it.
 	 */
 	synchronized void ended(LeaderMember member, String group, long epoch, String how) {
 		History.Event event = this.run.history()
