@@ -85,7 +85,7 @@ final class LockAnnotationParser {
 		String type = "@" + annotation.getType().getSimpleName();
 		String description = name(annotation).replaceFirst("^" + type, type + "(\"" + template + "\")") + " on "
 				+ MethodDescriptions.describe(method);
-		checkMethod(method, description);
+		LockedReturnType returnType = checkMethod(method, description);
 		AnnotatedElementKey element = new AnnotatedElementKey(method, targetClass);
 		@Nullable String @Nullable [] parameterNames = this.parameterNames.getParameterNames(method);
 		LockPathTemplate path = parsePath(template, type, element, description, parameterNames).bind(method,
@@ -101,7 +101,8 @@ final class LockAnnotationParser {
 				annotation.getString("fallback"), method, targetClass, description);
 		Class<?> kind = annotation.getType();
 		if (kind == ReadLock.class || kind == WriteLock.class) {
-			return new ReadWriteOperation(method, description, path, waitTime, onTimeout, kind == WriteLock.class);
+			return new ReadWriteOperation(method, description, returnType, path, waitTime, onTimeout,
+					kind == WriteLock.class);
 		}
 		if (kind == Semaphore.class) {
 			if (!collectionParts.isEmpty()) {
@@ -112,14 +113,18 @@ final class LockAnnotationParser {
 			}
 			int permits = parsePermits(annotation.getInt("permits"), annotation.getString("permitsString"),
 					description);
-			return new SemaphoreOperation(method, description, path, waitTime, onTimeout, permits);
+			return new SemaphoreOperation(method, description, returnType, path, waitTime, onTimeout, permits);
 		}
 		HoldTime holdAtLeast = parseHoldTime(annotation.getString("holdAtLeast"), element, description, parameterNames);
-		return new MutexOperation(method, description, path, waitTime, onTimeout, annotation.getBoolean("reentrant"),
-				holdAtLeast);
+		return new MutexOperation(method, description, returnType, path, waitTime, onTimeout,
+				annotation.getBoolean("reentrant"), holdAtLeast);
 	}
 
-	private void checkMethod(Method method, String description) {
+	/**
+	 * Check that a proxy can intercept the method and that its return type can be locked.
+	 * @return how long the method's work lasts, told by its return type
+	 */
+	private LockedReturnType checkMethod(Method method, String description) {
 		if (Modifier.isStatic(method.getModifiers()) || Modifier.isPrivate(method.getModifiers())) {
 			throw new LockConfigurationException(
 					description + ": the method is " + (Modifier.isStatic(method.getModifiers()) ? "static" : "private")
@@ -133,7 +138,7 @@ final class LockAnnotationParser {
 					+ "proxy cannot override it and the lock would silently not be taken; remove 'final' from "
 					+ "the method");
 		}
-		LockedReturnType.of(method, description);
+		return LockedReturnType.of(method, description);
 	}
 
 	private int parsePermits(int permits, String permitsString, String description) {

@@ -29,6 +29,13 @@ public sealed interface LockOperation
 	String description();
 
 	/**
+	 * How long the method's work lasts, and so how long its lock is held: told by what
+	 * the method returns, decided when the annotation was parsed.
+	 * @return the shape of the method's return type
+	 */
+	LockedReturnType returnType();
+
+	/**
 	 * The kind of lock the annotation asks for: it decides the subtree of the lock root
 	 * the lock's nodes live in.
 	 * @return the kind

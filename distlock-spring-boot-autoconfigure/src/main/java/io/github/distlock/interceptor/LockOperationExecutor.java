@@ -5,9 +5,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInvocation;
@@ -34,8 +32,9 @@ import io.github.distlock.core.Locks;
  * How long the work lasts depends on what the method returns ({@link LockedReturnType}),
  * as in Spring's {@code CacheAspectSupport}: a plain value is handled here, a
  * {@code CompletionStage} by {@link CompletionStageLockExecutor}, and a reactive type or
- * a Kotlin {@code suspend} function by {@link ReactiveLockExecutor}, which is only
- * created when Project Reactor is on the class path.
+ * a Kotlin {@code suspend} function by {@link ReactiveLockExecutor}, which is created on
+ * the first such call (only then is Project Reactor known to be on the class path). The
+ * shape of the return type is the operation's, decided when its annotation was parsed.
  */
 final class LockOperationExecutor {
 
@@ -43,12 +42,10 @@ final class LockOperationExecutor {
 
 	private final LockExpressionEvaluator evaluator;
 
-	private final Map<Method, LockedReturnType> returnTypes = new ConcurrentHashMap<>(256);
-
 	private final CompletionStageLockExecutor stages = new CompletionStageLockExecutor(this);
 
-	private final @Nullable ReactiveLockExecutor reactive = LockedReturnType.REACTOR_PRESENT
-			? new ReactiveLockExecutor(this) : null;
+	// Created on the first reactive call: only then is Project Reactor known to be there.
+	private final Supplier<ReactiveLockExecutor> reactive = SingletonSupplier.of(() -> new ReactiveLockExecutor(this));
 
 	private @Nullable BeanFactory beanFactory;
 
@@ -62,13 +59,12 @@ final class LockOperationExecutor {
 	}
 
 	@Nullable Object execute(LockOperation operation, MethodInvocation invocation, Class<?> targetClass) throws Throwable {
-		LockedReturnType returnType = this.returnTypes.computeIfAbsent(operation.method(),
-				(method) -> LockedReturnType.of(method, operation.description()));
+		LockedReturnType returnType = operation.returnType();
 		if (returnType instanceof LockedReturnType.Stage stage) {
 			return this.stages.execute(operation, invocation, targetClass, stage);
 		}
-		if (returnType instanceof LockedReturnType.Reactive reactiveType && this.reactive != null) {
-			return this.reactive.execute(operation, invocation, targetClass, reactiveType);
+		if (returnType instanceof LockedReturnType.Reactive reactiveType) {
+			return this.reactive.get().execute(operation, invocation, targetClass, reactiveType);
 		}
 		return executeSynchronously(operation, invocation, targetClass);
 	}

@@ -21,20 +21,10 @@ import io.github.distlock.core.LockConfigurationException;
  * its lock is held: until the method returns ({@link Synchronous}), until the returned
  * stage completes ({@link Stage}), or until the returned publisher, or the Kotlin
  * {@code suspend} function, ends ({@link Reactive}). Decided once per method when its
- * annotation is parsed; a return type whose end cannot be observed is refused then.
+ * annotation is parsed, and kept on its {@link LockOperation}; a return type whose end
+ * cannot be observed is refused then.
  */
-sealed interface LockedReturnType {
-
-	/** Whether Project Reactor is on the class path: publishers need it. */
-	boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
-			LockedReturnType.class.getClassLoader());
-
-	/**
-	 * Whether Spring can call Kotlin {@code suspend} functions through a {@code Mono}: it
-	 * needs {@code kotlinx-coroutines-reactor}.
-	 */
-	boolean COROUTINES_REACTOR_PRESENT = REACTOR_PRESENT
-			&& ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockedReturnType.class.getClassLoader());
+public sealed interface LockedReturnType {
 
 	/** The lock is held while the method runs. */
 	LockedReturnType SYNCHRONOUS = new Synchronous();
@@ -49,8 +39,11 @@ sealed interface LockedReturnType {
 	 */
 	static LockedReturnType of(Method method, String description) {
 		Class<?> returnType = method.getReturnType();
+		boolean reactorPresent = isPresent("reactor.core.publisher.Mono");
 		if (KotlinDetector.isSuspendingFunction(method)) {
-			if (!COROUTINES_REACTOR_PRESENT) {
+			// Spring calls suspend functions through a Mono: it needs
+			// kotlinx-coroutines-reactor.
+			if (!reactorPresent || !isPresent("kotlinx.coroutines.reactor.MonoKt")) {
 				throw new LockConfigurationException(description + ": the method is a Kotlin suspend function, but "
 						+ "kotlinx-coroutines-reactor (and reactor-core) are not on the class path: Spring calls "
 						+ "suspend functions through them, and without them the lock would be released at the "
@@ -81,7 +74,7 @@ sealed interface LockedReturnType {
 					+ "released while the work still runs; return a CompletableFuture or CompletionStage (the "
 					+ "lock is then held until it completes), or a plain value");
 		}
-		if (REACTOR_PRESENT) {
+		if (reactorPresent) {
 			ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
 			if (adapter != null) {
 				return new Reactive(adapter, false);
@@ -94,6 +87,10 @@ sealed interface LockedReturnType {
 					+ "method is held through Reactor until the publisher ends; add io.projectreactor:reactor-core");
 		}
 		return SYNCHRONOUS;
+	}
+
+	private static boolean isPresent(String className) {
+		return ClassUtils.isPresent(className, LockedReturnType.class.getClassLoader());
 	}
 
 	private static boolean isReactiveStreamsPublisher(Class<?> type) {

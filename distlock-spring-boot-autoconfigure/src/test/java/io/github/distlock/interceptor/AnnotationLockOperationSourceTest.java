@@ -161,19 +161,17 @@ class AnnotationLockOperationSourceTest {
 	}
 
 	@Test
-	void stagesAndPublishersAreLockedUntilTheirWorkEnds() {
-		assertThat(LockedReturnType.of(method(Async.class, "completable"), "test"))
-			.isEqualTo(new LockedReturnType.Stage(false));
-		assertThat(LockedReturnType.of(method(Async.class, "stage"), "test"))
-			.isEqualTo(new LockedReturnType.Stage(true));
-		assertThat(LockedReturnType.of(method(Async.class, "publisher"), "test"))
+	void stagesAndPublishersAreLockedUntilTheirWorkEndsAsTheParsedOperationSays() {
+		assertThat(operation(Async.class, "completable").returnType()).isEqualTo(new LockedReturnType.Stage(false));
+		assertThat(operation(Async.class, "stage").returnType()).isEqualTo(new LockedReturnType.Stage(true));
+		assertThat(operation(Async.class, "publisher").returnType())
 			.isInstanceOfSatisfying(LockedReturnType.Reactive.class, (reactive) -> {
 				assertThat(reactive.singleValue()).isFalse();
 				assertThat(reactive.suspending()).isFalse();
 			});
-		assertThat(LockedReturnType.of(method(Async.class, "mono"), "test")).isInstanceOfSatisfying(
-				LockedReturnType.Reactive.class, (reactive) -> assertThat(reactive.singleValue()).isTrue());
-		assertThat(LockedReturnType.of(method(Valid.class, "plain"), "test")).isEqualTo(LockedReturnType.SYNCHRONOUS);
+		assertThat(operation(Async.class, "mono").returnType()).isInstanceOfSatisfying(LockedReturnType.Reactive.class,
+				(reactive) -> assertThat(reactive.singleValue()).isTrue());
+		assertThat(operation(Valid.class, "order", long.class).returnType()).isEqualTo(LockedReturnType.SYNCHRONOUS);
 		assertThat(this.source.hasOperations(Async.class)).isTrue();
 	}
 
@@ -320,8 +318,9 @@ class AnnotationLockOperationSourceTest {
 		beanFactory.addEmbeddedValueResolver((value) -> value.replace("${exports.permits}", "4"));
 		this.source.setBeanFactory(beanFactory);
 		LockOperation read = operation(OtherKinds.class, "read", String.class);
-		assertThat(read).isEqualTo(new ReadWriteOperation(read.method(), read.description(), read.path(),
-				new WaitTime.Fixed(Duration.ofSeconds(1)), TimeoutPolicy.SKIP, false));
+		assertThat(read)
+			.isEqualTo(new ReadWriteOperation(read.method(), read.description(), LockedReturnType.SYNCHRONOUS,
+					read.path(), new WaitTime.Fixed(Duration.ofSeconds(1)), TimeoutPolicy.SKIP, false));
 		assertThat(read.description())
 			.isEqualTo("@ReadLock(\"docs/#{#id}\") on AnnotationLockOperationSourceTest.OtherKinds.read(String)");
 		LockOperation write = operation(OtherKinds.class, "write", List.class);
