@@ -28,7 +28,7 @@ import io.github.distlock.core.Locks;
 public record LeaderOnlyOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
 		OnNotLeader onNotLeader, Supplier<Leadership> leadership) implements LockOperation {
 
-	private static final WaitTime AT_ONCE = new WaitTime.Fixed(Duration.ZERO);
+	private static final DurationTemplate AT_ONCE = new DurationTemplate.Fixed(Duration.ZERO);
 
 	/** The group's name. */
 	public String group() {
@@ -41,7 +41,7 @@ public record LeaderOnlyOperation(Method method, String description, LockedRetur
 	}
 
 	@Override
-	public WaitTime waitTime() {
+	public DurationTemplate waitTime() {
 		return AT_ONCE;
 	}
 

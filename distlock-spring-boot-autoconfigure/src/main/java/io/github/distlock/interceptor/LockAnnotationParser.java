@@ -96,7 +96,8 @@ final class LockAnnotationParser {
 					+ " of path template '" + template + "' both give collections; at most one part of a template "
 					+ "may give a collection (a multi-lock over one list of paths)");
 		}
-		WaitTime waitTime = parseWaitTime(annotation.getString("waitTime"), element, description, parameterNames);
+		DurationTemplate waitTime = parseDuration(DurationTemplate.Attribute.WAIT_TIME,
+				annotation.getString("waitTime"), element, description, parameterNames);
 		TimeoutPolicy onTimeout = parseTimeoutPolicy(annotation.getEnum("onTimeout", OnTimeout.class),
 				annotation.getString("fallback"), method, targetClass, description);
 		Class<?> kind = annotation.getType();
@@ -115,7 +116,8 @@ final class LockAnnotationParser {
 					description);
 			return new SemaphoreOperation(method, description, returnType, path, waitTime, onTimeout, permits);
 		}
-		HoldTime holdAtLeast = parseHoldTime(annotation.getString("holdAtLeast"), element, description, parameterNames);
+		DurationTemplate holdAtLeast = parseDuration(DurationTemplate.Attribute.HOLD_AT_LEAST,
+				annotation.getString("holdAtLeast"), element, description, parameterNames);
 		return new MutexOperation(method, description, returnType, path, waitTime, onTimeout,
 				annotation.getBoolean("reentrant"), holdAtLeast);
 	}
@@ -194,69 +196,42 @@ final class LockAnnotationParser {
 		return LockPathTemplate.of(template, parsed, description);
 	}
 
-	private WaitTime parseWaitTime(String value, AnnotatedElementKey element, String description,
-			@Nullable String @Nullable [] parameterNames) {
+	/**
+	 * Parse a duration attribute: resolve its placeholders, then read it as the
+	 * attribute's empty value, a literal duration or a {@code #{expression}} evaluated
+	 * per call.
+	 */
+	private DurationTemplate parseDuration(DurationTemplate.Attribute attribute, String value,
+			AnnotatedElementKey element, String description, @Nullable String @Nullable [] parameterNames) {
+		String name = attribute.attributeName();
 		String text = value.trim();
 		if (text.contains("${")) {
-			text = resolvePlaceholders("waitTime", text, "${my.wait:5s}", description);
+			text = resolvePlaceholders(name, text, attribute.placeholderExample(), description);
 		}
 		if (text.isEmpty()) {
-			return WaitTime.DEFAULT;
+			return attribute.whenEmpty();
 		}
 		if (text.contains("#{")) {
 			Expression expression;
 			try {
-				expression = this.evaluator.parseWaitTime(text, element);
+				expression = this.evaluator.parseDuration(text, element);
 			}
 			catch (ParseException ex) {
-				throw new LockConfigurationException(description + ": waitTime '" + value
-						+ "' is not a valid expression: " + ex.getMessage() + "; " + WaitTime.FORMS);
+				throw new LockConfigurationException(description + ": " + name + " '" + value
+						+ "' is not a valid expression: " + ex.getMessage() + "; " + attribute.forms());
 			}
 			if (!(expression instanceof LiteralExpression)) {
-				checkParameterNames(expression, "waitTime '" + value + "'", parameterNames, description);
-				return new WaitTime.Evaluated(expression);
+				checkParameterNames(expression, name + " '" + value + "'", parameterNames, description);
+				return new DurationTemplate.Evaluated(attribute, expression);
 			}
 		}
 		try {
-			return new WaitTime.Fixed(WaitTime.parse(text));
+			return new DurationTemplate.Fixed(attribute.parse(text));
 		}
 		catch (IllegalArgumentException ex) {
 			String shown = text.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + text + "')";
-			throw new LockConfigurationException(description + ": waitTime " + shown + " is not a wait time: "
-					+ ex.getMessage() + "; " + WaitTime.FORMS);
-		}
-	}
-
-	private HoldTime parseHoldTime(String value, AnnotatedElementKey element, String description,
-			@Nullable String @Nullable [] parameterNames) {
-		String text = value.trim();
-		if (text.contains("${")) {
-			text = resolvePlaceholders("holdAtLeast", text, "${jobs.hold:30s}", description);
-		}
-		if (text.isEmpty()) {
-			return HoldTime.NONE;
-		}
-		if (text.contains("#{")) {
-			Expression expression;
-			try {
-				expression = this.evaluator.parseWaitTime(text, element);
-			}
-			catch (ParseException ex) {
-				throw new LockConfigurationException(description + ": holdAtLeast '" + value
-						+ "' is not a valid expression: " + ex.getMessage() + "; " + HoldTime.FORMS);
-			}
-			if (!(expression instanceof LiteralExpression)) {
-				checkParameterNames(expression, "holdAtLeast '" + value + "'", parameterNames, description);
-				return new HoldTime.Evaluated(expression);
-			}
-		}
-		try {
-			return new HoldTime.Fixed(HoldTime.parse(text));
-		}
-		catch (IllegalArgumentException ex) {
-			String shown = text.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + text + "')";
-			throw new LockConfigurationException(description + ": holdAtLeast " + shown
-					+ " is not a duration to hold the lock: " + ex.getMessage() + "; " + HoldTime.FORMS);
+			throw new LockConfigurationException(description + ": " + name + " " + shown + " is not "
+					+ attribute.literalName() + ": " + ex.getMessage() + "; " + attribute.forms());
 		}
 	}
 

@@ -52,7 +52,7 @@ public sealed interface LockOperation
 	 * How long to wait for the lock.
 	 * @return the wait time
 	 */
-	WaitTime waitTime();
+	DurationTemplate waitTime();
 
 	/**
 	 * What to do when the lock was not acquired in time.
@@ -70,10 +70,11 @@ public sealed interface LockOperation
 
 	/**
 	 * How long the lock stays held at least after its acquisition ({@code holdAtLeast}).
-	 * @return the hold time; {@link HoldTime#NONE} unless the annotation asks for one
+	 * @return the hold time; {@link DurationTemplate#NONE} unless the annotation asks for
+	 * one
 	 */
-	default HoldTime holdAtLeast() {
-		return HoldTime.NONE;
+	default DurationTemplate holdAtLeast() {
+		return DurationTemplate.NONE;
 	}
 
 	/**

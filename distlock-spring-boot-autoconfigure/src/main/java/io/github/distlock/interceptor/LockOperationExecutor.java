@@ -126,7 +126,7 @@ final class LockOperationExecutor {
 		}
 		Locks locks = this.locks.get();
 		Duration waitTime = operation.waitTime().resolve(context, locks.defaultWaitTime(), operation.description());
-		Duration holdAtLeast = operation.holdAtLeast().resolve(context, operation.description());
+		Duration holdAtLeast = operation.holdAtLeast().resolve(context, Duration.ZERO, operation.description());
 		return new LockCall(operation, locks, paths, waitTime, holdAtLeast, holder);
 	}
 

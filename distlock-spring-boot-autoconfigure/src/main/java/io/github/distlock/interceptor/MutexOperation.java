@@ -21,7 +21,8 @@ import io.github.distlock.core.Locks;
  * @param holdAtLeast how long the lock stays held at least after its acquisition
  */
 public record MutexOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
-		WaitTime waitTime, TimeoutPolicy onTimeout, boolean reentrant, HoldTime holdAtLeast) implements LockOperation {
+		DurationTemplate waitTime, TimeoutPolicy onTimeout, boolean reentrant,
+		DurationTemplate holdAtLeast) implements LockOperation {
 
 	@Override
 	public LockKind kind() {

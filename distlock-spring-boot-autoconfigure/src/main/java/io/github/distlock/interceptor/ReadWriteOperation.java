@@ -22,7 +22,7 @@ import io.github.distlock.core.Locks;
  * @param write whether this is the exclusive (write) side
  */
 public record ReadWriteOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
-		WaitTime waitTime, TimeoutPolicy onTimeout, boolean write) implements LockOperation {
+		DurationTemplate waitTime, TimeoutPolicy onTimeout, boolean write) implements LockOperation {
 
 	@Override
 	public LockKind kind() {

@@ -20,7 +20,7 @@ import io.github.distlock.core.Locks;
  * @param permits the number of permits, at least 1
  */
 public record SemaphoreOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
-		WaitTime waitTime, TimeoutPolicy onTimeout, int permits) implements LockOperation {
+		DurationTemplate waitTime, TimeoutPolicy onTimeout, int permits) implements LockOperation {
 
 	@Override
 	public LockKind kind() {
