@@ -45,6 +45,10 @@ public record LeaderOnlyOperation(Method method, String description, LockedRetur
 		return AT_ONCE;
 	}
 
+	/**
+	 * Not leading is the leader's "not acquired": skipped, or the
+	 * {@link io.github.distlock.core.NotLeaderException} thrown.
+	 */
 	@Override
 	public TimeoutPolicy onTimeout() {
 		return (this.onNotLeader == OnNotLeader.SKIP) ? TimeoutPolicy.SKIP : TimeoutPolicy.THROW;

@@ -1,11 +1,14 @@
 package io.github.distlock.interceptor;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodParameter;
@@ -28,6 +31,13 @@ public sealed interface LockedReturnType {
 
 	/** The lock is held while the method runs. */
 	LockedReturnType SYNCHRONOUS = new Synchronous();
+
+	/**
+	 * Return what a skipped call returns: the empty value of the method's return type.
+	 * @param method the method called, whose return type the caller expects
+	 * @return the empty value
+	 */
+	@Nullable Object emptyValue(Method method);
 
 	/**
 	 * Classify a method by its return type.
@@ -106,6 +116,20 @@ public sealed interface LockedReturnType {
 
 	/** The method's work ends when it returns. */
 	record Synchronous() implements LockedReturnType {
+
+		/** {@code null}, {@code Optional.empty()} or the primitive default. */
+		@Override
+		public @Nullable Object emptyValue(Method method) {
+			Class<?> type = method.getReturnType();
+			if (type == Optional.class) {
+				return Optional.empty();
+			}
+			if (type.isPrimitive() && type != void.class) {
+				return Array.get(Array.newInstance(type, 1), 0);
+			}
+			return null;
+		}
+
 	}
 
 	/**
@@ -116,6 +140,13 @@ public sealed interface LockedReturnType {
 	 * call gives {@code Optional.empty()} rather than {@code null}
 	 */
 	record Stage(boolean optional) implements LockedReturnType {
+
+		/** A completed stage with {@code null}, or with {@code Optional.empty()}. */
+		@Override
+		public CompletableFuture<?> emptyValue(Method method) {
+			return CompletableFuture.completedFuture(this.optional ? Optional.empty() : null);
+		}
+
 	}
 
 	/**
@@ -140,6 +171,15 @@ public sealed interface LockedReturnType {
 				throw new IllegalStateException("No reactive adapter for " + (flow ? "Flux" : "Mono"));
 			}
 			return new Reactive(adapter, true);
+		}
+
+		/**
+		 * {@code null}, which the reactive executor turns into an empty publisher, as it
+		 * does a method that returned {@code null}.
+		 */
+		@Override
+		public @Nullable Object emptyValue(Method method) {
+			return null;
 		}
 
 		/** Whether the publisher gives at most one value. */
