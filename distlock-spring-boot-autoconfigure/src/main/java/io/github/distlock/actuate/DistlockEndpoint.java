@@ -215,15 +215,15 @@ public class DistlockEndpoint {
 	/**
 	 * The nodes of one kind of lock at a path.
 	 *
-	 * @param kind {@code mutex}, {@code read_write}, {@code non_reentrant_mutex} or
-	 * {@code semaphore}
+	 * @param kind {@code mutex} (both kinds of mutex), {@code read_write} or
+	 * {@code semaphore} ({@link LockQueue.Kind#value()})
 	 * @param node the lock's ZooKeeper node, relative to the namespace
 	 * @param nodes the holders and waiters, holders first, then in queue order
 	 */
 	public record QueueDescriptor(String kind, String node, List<NodeDescriptor> nodes) {
 
 		static QueueDescriptor of(LockQueue queue) {
-			return new QueueDescriptor(queue.kind(), queue.node(),
+			return new QueueDescriptor(queue.kind().value(), queue.node(),
 					queue.participants().stream().map(NodeDescriptor::of).toList());
 		}
 

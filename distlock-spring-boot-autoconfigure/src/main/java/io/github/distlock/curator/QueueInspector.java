@@ -35,15 +35,16 @@ final class QueueInspector {
 	List<LockQueue> inspect(LockPath path) throws Exception {
 		List<LockQueue> queues = new ArrayList<>(3);
 		String mutex = CuratorLock.queuePath(LockKind.MUTEX, path);
-		add(queues, "mutex", mutex, exclusiveQueue(mutex));
+		add(queues, LockQueue.Kind.MUTEX, mutex, exclusiveQueue(mutex));
 		String readWrite = CuratorLock.queuePath(LockKind.READ, path);
-		add(queues, "read_write", readWrite, readWriteQueue(readWrite));
+		add(queues, LockQueue.Kind.READ_WRITE, readWrite, readWriteQueue(readWrite));
 		String semaphore = CuratorLock.queuePath(LockKind.SEMAPHORE, path);
-		add(queues, "semaphore", semaphore, semaphoreQueue(semaphore));
+		add(queues, LockQueue.Kind.SEMAPHORE, semaphore, semaphoreQueue(semaphore));
 		return queues;
 	}
 
-	private static void add(List<LockQueue> queues, String kind, String node, List<LockParticipant> participants) {
+	private static void add(List<LockQueue> queues, LockQueue.Kind kind, String node,
+			List<LockParticipant> participants) {
 		if (!participants.isEmpty()) {
 			queues.add(new LockQueue(kind, node, participants));
 		}

@@ -57,7 +57,7 @@
  * <td>NEW</td>
  * <td>the attempt begins: our node's create and the queue's read are sent together</td>
  * <td>CREATING</td>
- * <td>{@code CuratorLocksTest}</td>
+ * <td>{@code CuratorLocksTests}</td>
  * </tr>
  * <tr>
  * <td>CREATING</td>
@@ -69,7 +69,7 @@
  * <td>CREATING</td>
  * <td>the create is answered with the node's stat</td>
  * <td>QUEUED (a downgrade: see below)</td>
- * <td>{@code CuratorLocksTest}</td>
+ * <td>{@code CuratorLocksTests}</td>
  * </tr>
  * <tr>
  * <td>CREATING</td>
@@ -81,7 +81,7 @@
  * <td>CREATING</td>
  * <td>a parent is missing</td>
  * <td>CREATING, parents made first; STALLED for 50 ms if they went missing again</td>
- * <td>{@code NamespaceReapedTest}, {@code FencingAfterReapTest}</td>
+ * <td>{@code NamespaceReapedTests}, {@code FencingAfterReapTests}</td>
  * </tr>
  * <tr>
  * <td>CREATING</td>
@@ -93,7 +93,7 @@
  * <td>CREATING</td>
  * <td>the create fails for want of a connection</td>
  * <td>STALLED without a node</td>
- * <td>{@code DeadlineWithServerDownTest}, the history checker</td>
+ * <td>{@code DeadlineWithServerDownTests}, the history checker</td>
  * </tr>
  * <tr>
  * <td>CONFIRMING</td>
@@ -119,31 +119,32 @@
  * <td>the driver says the node holds, the client is connected and the node belongs to the
  * session in use</td>
  * <td>HOLDS; watches removed; the owner is granted the node</td>
- * <td>{@code CuratorLocksTest}</td>
+ * <td>{@code CuratorLocksTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
  * <td>the driver says the node holds, but the connection is down</td>
  * <td>STALLED: looked at again when it is back</td>
- * <td>{@code ServerRestartFaultTest}</td>
+ * <td>{@code ServerRestartFaultTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
  * <td>the driver says the node holds, but Curator replaced the node's session</td>
  * <td>as "our node is gone"</td>
- * <td>{@code ConnectionLossTest}, the history checker</td>
+ * <td>{@code ConnectionLossTests}, the history checker</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
  * <td>the driver says the node waits</td>
  * <td>QUEUED, watching one node (mutex, writer, reader) or the queue (lease)</td>
- * <td>{@code HotKeyQueueingTest}, {@code ReadWriteLockTest}, {@code SemaphoreTest}</td>
+ * <td>{@code HotKeyQueueingTests}, {@code ReadWriteLockTests},
+ * {@code SemaphoreTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
  * <td>a watch fires</td>
  * <td>QUEUED; the queue is read</td>
- * <td>{@code HotKeyQueueingTest}</td>
+ * <td>{@code HotKeyQueueingTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
@@ -151,13 +152,13 @@
  * <td>CREATING with a new node, or ABANDONED when the owner may not queue again (a
  * semaphore lease: the attempt starts over at the guard; a downgrade: the attempt fails
  * with a {@code LockLostException})</td>
- * <td>{@code SessionExpiryFaultTest}, {@code DowngradeSafetyTests}</td>
+ * <td>{@code SessionExpiryFaultTests}, {@code DowngradeSafetyTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
  * <td>a read or a watch fails for want of a connection</td>
  * <td>STALLED</td>
- * <td>{@code ServerRestartFaultTest}, {@code QuorumLossFaultTest}</td>
+ * <td>{@code ServerRestartFaultTests}, {@code QuorumLossFaultTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED (downgrade)</td>
@@ -170,7 +171,7 @@
  * <td>STALLED</td>
  * <td>the connection is back (resume)</td>
  * <td>CREATING (no node), CONFIRMING (no stat) or QUEUED with the queue read again</td>
- * <td>{@code ServerRestartFaultTest}, {@code DeadlineWithServerDownTest}</td>
+ * <td>{@code ServerRestartFaultTests}, {@code DeadlineWithServerDownTests}</td>
  * </tr>
  * <tr>
  * <td>any but HOLDS</td>
@@ -179,13 +180,13 @@
  * <td>ABANDONED: the node is deleted (in the background, guaranteed) and our watches are
  * removed</td>
  * <td>{@code WatchRemovalTests}, {@code ClosedLocksTests},
- * {@code AsyncAcquisitionTest}</td>
+ * {@code AsyncAcquisitionTests}</td>
  * </tr>
  * <tr>
  * <td>ABANDONED</td>
  * <td>a create is answered late</td>
  * <td>ABANDONED; its node is deleted</td>
- * <td>{@code AcquisitionSafetyTest}</td>
+ * <td>{@code AcquisitionSafetyTests}</td>
  * </tr>
  * </table>
  * Transitions no single test can force (they need a session to end between two particular

@@ -20,26 +20,29 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 import io.github.distlock.annotation.DistributedLock;
+import io.github.distlock.annotation.LeaderOnly;
 import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.Semaphore;
 import io.github.distlock.annotation.WriteLock;
 
 /**
- * Registers, at build time, the runtime hints a bean with lock annotations needs: its
- * class and interfaces, whose methods the {@link AnnotationLockOperationSource} reads for
- * annotations when the bean is proxied, and every fallback method, which the interceptor
- * invokes by reflection.
+ * Registers, at build time, the runtime hints a bean with lock annotations (or
+ * {@code @LeaderOnly}) needs: its class and interfaces, whose methods the
+ * {@link AnnotationLockOperationSource} reads for annotations when the bean is proxied,
+ * and every fallback method, which the interceptor invokes by reflection.
  */
 class LockOperationBeanRegistrationAotProcessor implements BeanRegistrationAotProcessor {
 
 	private static final Set<Class<? extends Annotation>> LOCK_ANNOTATIONS = Set.of(DistributedLock.class,
-			ReadLock.class, WriteLock.class, Semaphore.class);
+			ReadLock.class, WriteLock.class, Semaphore.class, LeaderOnly.class);
 
 	@Override
 	public @Nullable BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {
 		Class<?> beanClass = ClassUtils.getUserClass(registeredBean.getBeanClass());
 		Set<String> fallbacks = new LinkedHashSet<>();
-		boolean[] locked = { false };
+		// @LeaderOnly may annotate the class: every public method is then leader-only.
+		boolean[] locked = {
+				MergedAnnotations.from(beanClass, SearchStrategy.TYPE_HIERARCHY).isPresent(LeaderOnly.class) };
 		ReflectionUtils.doWithMethods(beanClass, (method) -> {
 			MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY, RepeatableContainers.none())
 				.stream()

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -15,6 +15,8 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.distlock.core.Leadership;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,11 +28,12 @@ import static org.awaitility.Awaitility.await;
  */
 class LeadershipOperationsTests {
 
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+
 	@Test
 	void endpointHealthAndGaugeShowTheGroups() throws Exception {
-		try (TestingServer server = new TestingServer();
-				ConfigurableApplicationContext leader = start(server);
-				ConfigurableApplicationContext member = start(server)) {
+		try (ConfigurableApplicationContext leader = start(); ConfigurableApplicationContext member = start()) {
 			Leadership leading = leader.getBean(Leadership.class);
 			long epoch = leading.awaitLeadership("ops").get(20, TimeUnit.SECONDS);
 			Leadership following = member.getBean(Leadership.class);
@@ -78,11 +81,11 @@ class LeadershipOperationsTests {
 		return context.getBean(DistlockHealthIndicator.class).health(true);
 	}
 
-	private static ConfigurableApplicationContext start(TestingServer server) {
+	private static ConfigurableApplicationContext start() {
 		return new SpringApplicationBuilder(MetricsDocsTests.MetricsApplication.class).web(WebApplicationType.NONE)
-			.run("--distlock.zookeeper.connect-string=" + server.getConnectString(), "--distlock.leadership.groups=ops",
-					"--management.endpoints.access.default=read-only",
-					"--management.endpoints.web.exposure.include=distlock");
+			.run(DistlockContextRunners.arguments(zookeeper, "distlock.leadership.groups=ops",
+					"management.endpoints.access.default=read-only",
+					"management.endpoints.web.exposure.include=distlock"));
 	}
 
 }

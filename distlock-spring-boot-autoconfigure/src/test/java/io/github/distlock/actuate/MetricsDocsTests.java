@@ -17,8 +17,8 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -31,6 +31,9 @@ import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -50,19 +53,21 @@ class MetricsDocsTests {
 
 	private static final Pattern TAG = Pattern.compile("`([a-z.]+)`");
 
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+
 	@Test
 	void operationsDocsListEveryMeterDistlockRegistersWithItsTypeAndTags() throws Exception {
-		try (TestingServer server = new TestingServer(); ConfigurableApplicationContext context = start(server)) {
+		try (ConfigurableApplicationContext context = start(zookeeper)) {
 			exerciseEveryOutcome(context);
 			assertThat(documentedMeters()).as("meters in the table of %s (actual) and registered (expected)", DOCS)
 				.isEqualTo(registeredMeters(context.getBean(MeterRegistry.class)));
 		}
 	}
 
-	static ConfigurableApplicationContext start(TestingServer server) {
+	static ConfigurableApplicationContext start(ZooKeeperExtension zookeeper) {
 		return new SpringApplicationBuilder(MetricsApplication.class).web(WebApplicationType.NONE)
-			.run("--distlock.zookeeper.connect-string=" + server.getConnectString(),
-					"--distlock.zookeeper.session-timeout=4s", "--distlock.leadership.groups=docs");
+			.run(DistlockContextRunners.arguments(zookeeper, "distlock.leadership.groups=docs"));
 	}
 
 	/** Acquire and release, time out, and lose a lock, so every meter is created. */
@@ -84,11 +89,7 @@ class MetricsDocsTests {
 			other.get();
 		}
 		LockHandle lost = locks.mutex("docs/lost").acquire(Duration.ofSeconds(5));
-		context.getBean(CuratorFramework.class)
-			.getZookeeperClient()
-			.getZooKeeper()
-			.getTestable()
-			.injectSessionExpiration();
+		Faults.expireSession(context.getBean(CuratorFramework.class));
 		await().atMost(Duration.ofSeconds(20)).until(() -> lost.state() == LockState.LOST);
 		// The handle shows the loss at once; listeners (metrics, observation)
 		// right after.

@@ -17,12 +17,14 @@ import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.yaml.snakeyaml.Yaml;
 
 import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,13 +54,15 @@ class OpsDashboardTests {
 	private static final Pattern TEMPLATE_LABEL = Pattern
 		.compile("\\{\\{\\s*\\$?(?:labels\\.)?([a-zA-Z_][a-zA-Z0-9_]*)\\s*\\}\\}");
 
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+
 	/** Series names of the scrape, each with its labels and their values. */
 	private static Map<String, Map<String, Set<String>>> scraped;
 
 	@BeforeAll
 	static void scrape() throws Exception {
-		try (TestingServer server = new TestingServer();
-				ConfigurableApplicationContext context = MetricsDocsTests.start(server)) {
+		try (ConfigurableApplicationContext context = MetricsDocsTests.start(zookeeper)) {
 			MetricsDocsTests.exerciseEveryOutcome(context);
 			scraped = series(context.getBean(PrometheusMeterRegistry.class).scrape());
 		}

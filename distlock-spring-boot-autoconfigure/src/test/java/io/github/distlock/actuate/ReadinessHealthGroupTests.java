@@ -7,9 +7,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -18,6 +17,9 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,7 +37,8 @@ import static org.awaitility.Awaitility.await;
 				"management.endpoint.health.group.readiness.include=readinessState,distlock" })
 class ReadinessHealthGroupTests {
 
-	private static final TestingServer server = startServer();
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -44,22 +47,17 @@ class ReadinessHealthGroupTests {
 
 	@DynamicPropertySource
 	static void zookeeper(DynamicPropertyRegistry registry) {
-		registry.add("distlock.zookeeper.connect-string", server::getConnectString);
-	}
-
-	@AfterAll
-	static void stopServer() throws IOException {
-		server.close();
+		DistlockContextRunners.registerConnectString(registry, zookeeper);
 	}
 
 	@Test
 	void readinessFollowsZooKeeperAndLivenessDoesNot() throws Exception {
 		await().atMost(Duration.ofSeconds(20)).until(() -> status("/actuator/health/readiness") == 200);
 		assertThat(status("/actuator/health/liveness")).isEqualTo(200);
-		server.stop();
+		zookeeper.server().stop();
 		await().atMost(Duration.ofSeconds(20)).until(() -> status("/actuator/health/readiness") == 503);
 		assertThat(status("/actuator/health/liveness")).isEqualTo(200);
-		server.restart();
+		zookeeper.server().restart();
 		await().atMost(Duration.ofSeconds(30)).until(() -> status("/actuator/health/readiness") == 200);
 		assertThat(status("/actuator/health/liveness")).isEqualTo(200);
 	}
@@ -69,15 +67,6 @@ class ReadinessHealthGroupTests {
 			.timeout(Duration.ofSeconds(10))
 			.build();
 		return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-	}
-
-	private static TestingServer startServer() {
-		try {
-			return new TestingServer();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	@SpringBootConfiguration(proxyBeanMethods = false)

@@ -4,14 +4,11 @@ import java.time.Duration;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -21,6 +18,8 @@ import io.github.distlock.actuate.DistlockEndpointWebExtension;
 import io.github.distlock.actuate.DistlockHealthIndicator;
 import io.github.distlock.actuate.LockMetrics;
 import io.github.distlock.actuate.LockObservations;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,26 +28,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DistlockActuatorAutoConfigurationTests {
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockHealthContributorAutoConfiguration.class,
-						EndpointAutoConfiguration.class, DistlockEndpointAutoConfiguration.class,
-						DistlockMetricsAutoConfiguration.class, DistlockObservationAutoConfiguration.class))
-		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s",
-				"management.endpoints.web.exposure.include=distlock");
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+	private final ApplicationContextRunner contextRunner = DistlockContextRunners
+		.applicationContextRunner(zookeeper, DistlockAutoConfiguration.class,
+				DistlockHealthContributorAutoConfiguration.class, EndpointAutoConfiguration.class,
+				DistlockEndpointAutoConfiguration.class, DistlockMetricsAutoConfiguration.class,
+				DistlockObservationAutoConfiguration.class)
+		.withPropertyValues("management.endpoints.web.exposure.include=distlock");
 
 	@Test
 	void runShouldCreateIndicatorAndEndpoint() {

@@ -13,15 +13,12 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.aop.Advisor;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -32,6 +29,8 @@ import org.springframework.core.Ordered;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -41,23 +40,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class DistlockAutoConfigurationTests {
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DistlockEmbeddedZookeeperAutoConfiguration.class,
-				DistlockAutoConfiguration.class))
-		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s");
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+	private final ApplicationContextRunner contextRunner = DistlockContextRunners.applicationContextRunner(zookeeper,
+			DistlockEmbeddedZookeeperAutoConfiguration.class, DistlockAutoConfiguration.class);
 
 	@Test
 	void defaultsCreateStartedClientAndLocks() {
@@ -88,22 +75,22 @@ class DistlockAutoConfigurationTests {
 			.run((context) -> {
 				DistlockProperties properties = context.getBean(DistlockProperties.class);
 				assertThat(properties.isEnabled()).isTrue();
-				DistlockProperties.Zookeeper zookeeper = properties.getZookeeper();
-				assertThat(zookeeper.getConnectString()).isEqualTo(server.getConnectString());
-				assertThat(zookeeper.getNamespace()).isEqualTo("apps/billing");
-				assertThat(zookeeper.getSessionTimeout()).isEqualTo(Duration.ofSeconds(7));
-				assertThat(zookeeper.getConnectionTimeout()).isEqualTo(Duration.ofSeconds(4));
-				assertThat(zookeeper.getRetry().getBaseSleepTime()).isEqualTo(Duration.ofMillis(50));
-				assertThat(zookeeper.getRetry().getMaxSleepTime()).isEqualTo(Duration.ofSeconds(2));
-				assertThat(zookeeper.getRetry().getMaxRetries()).isEqualTo(7);
-				assertThat(zookeeper.getEmbedded().isEnabled()).isFalse();
-				assertThat(zookeeper.getEmbedded().getPort()).isEqualTo(12345);
-				assertThat(zookeeper.getEmbedded().getDataDir()).isEqualTo(Path.of("/tmp/zk-data"));
+				DistlockProperties.Zookeeper zookeeperProperties = properties.getZookeeper();
+				assertThat(zookeeperProperties.getConnectString()).isEqualTo(zookeeper.connectString());
+				assertThat(zookeeperProperties.getNamespace()).isEqualTo("apps/billing");
+				assertThat(zookeeperProperties.getSessionTimeout()).isEqualTo(Duration.ofSeconds(7));
+				assertThat(zookeeperProperties.getConnectionTimeout()).isEqualTo(Duration.ofSeconds(4));
+				assertThat(zookeeperProperties.getRetry().getBaseSleepTime()).isEqualTo(Duration.ofMillis(50));
+				assertThat(zookeeperProperties.getRetry().getMaxSleepTime()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(zookeeperProperties.getRetry().getMaxRetries()).isEqualTo(7);
+				assertThat(zookeeperProperties.getEmbedded().isEnabled()).isFalse();
+				assertThat(zookeeperProperties.getEmbedded().getPort()).isEqualTo(12345);
+				assertThat(zookeeperProperties.getEmbedded().getDataDir()).isEqualTo(Path.of("/tmp/zk-data"));
 				assertThat(properties.getLock().getWaitTime()).isEqualTo(Duration.ofMillis(750));
 				assertThat(properties.getLock().getOrder()).isEqualTo(42);
 				// ...and reach the client
 				CuratorFrameworkFactory.Builder used = builder.get();
-				assertThat(used.getEnsembleProvider().getConnectionString()).isEqualTo(server.getConnectString());
+				assertThat(used.getEnsembleProvider().getConnectionString()).isEqualTo(zookeeper.connectString());
 				assertThat(used.getNamespace()).isEqualTo("apps/billing");
 				assertThat(used.getSessionTimeoutMs()).isEqualTo(7000);
 				assertThat(used.getConnectionTimeoutMs()).isEqualTo(4000);
@@ -119,7 +106,7 @@ class DistlockAutoConfigurationTests {
 
 	@Test
 	void userCuratorFrameworkWinsAndIsNotClosedByDistlock() {
-		CuratorFramework userClient = CuratorFrameworkFactory.newClient(server.getConnectString(),
+		CuratorFramework userClient = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
 				new RetryOneTime(100));
 		userClient.start();
 		UserClientConfiguration.client = userClient;
@@ -141,13 +128,13 @@ class DistlockAutoConfigurationTests {
 	@Test
 	void userConnectionDetailsWinOverProperties() {
 		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:1")
-			.withBean(ZookeeperConnectionDetails.class, () -> server::getConnectString)
+			.withBean(ZookeeperConnectionDetails.class, () -> zookeeper::connectString)
 			.run((context) -> {
 				assertThat(context).hasSingleBean(ZookeeperConnectionDetails.class)
 					.doesNotHaveBean(PropertiesZookeeperConnectionDetails.class);
 				CuratorFramework client = context.getBean(CuratorFramework.class);
 				assertThat(client.getZookeeperClient().getCurrentConnectionString())
-					.isEqualTo(server.getConnectString());
+					.isEqualTo(zookeeper.connectString());
 				assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 			});
 	}

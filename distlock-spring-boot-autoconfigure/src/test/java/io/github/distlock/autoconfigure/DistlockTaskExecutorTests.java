@@ -6,15 +6,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Mono;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -24,7 +21,9 @@ import org.springframework.core.task.TaskDecorator;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.DistlockContextRunners;
 import io.github.distlock.testsupport.PathCounters;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,23 +38,12 @@ import static org.awaitility.Awaitility.await;
  */
 class DistlockTaskExecutorTests {
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class, DistlockAutoConfiguration.class))
-		.withUserConfiguration(WorkConfiguration.class)
-		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s");
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+	private final ApplicationContextRunner contextRunner = DistlockContextRunners
+		.applicationContextRunner(zookeeper, TaskExecutionAutoConfiguration.class, DistlockAutoConfiguration.class)
+		.withUserConfiguration(WorkConfiguration.class);
 
 	@Test
 	void asynchronousLockedMethodsRunOnAPoolBuiltLikeTheApplicationTaskExecutorWhoseIdleThreadsEnd() {
@@ -94,9 +82,8 @@ class DistlockTaskExecutorTests {
 
 	@Test
 	void withoutATaskExecutorAcquisitionsCompleteOnDistlocksOwnThreads() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class))
+		DistlockContextRunners.applicationContextRunner(zookeeper, DistlockAutoConfiguration.class)
 			.withUserConfiguration(WorkConfiguration.class)
-			.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString())
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(AsyncTaskExecutor.class);
 				assertThat(context.getBean(Work.class).mono().block(Duration.ofSeconds(10)))

@@ -1,18 +1,17 @@
 package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,40 +24,31 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SessionTimeoutNegotiationTests {
 
-	private static final int TICK_TIME_MILLIS = 2000;
+	private static final Duration TICK_TIME = Duration.ofSeconds(2);
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension().withTickTime(TICK_TIME);
 
+	@RegisterExtension
+	static final ZooKeeperExtension lifted = new ZooKeeperExtension().withTickTime(TICK_TIME)
+		.withServerProperty("maxSessionTimeout", "90000");
+
+	// The connect string alone: the default session timeout is what is asked here.
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class))
-		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString());
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(
-				new InstanceSpec(null, -1, -1, -1, true, -1, TICK_TIME_MILLIS, -1, null, "127.0.0.1"), true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+		.withPropertyValues(DistlockContextRunners.connectString(zookeeper));
 
 	@Test
 	void defaultRequestOfSixtySecondsIsCappedAtTwentyTicks() {
 		this.contextRunner.run((context) -> assertThat(negotiated(context.getBean(CuratorFramework.class)))
-			.isEqualTo(Duration.ofMillis(20 * TICK_TIME_MILLIS)));
+			.isEqualTo(TICK_TIME.multipliedBy(20)));
 	}
 
 	@Test
-	void serversMaxSessionTimeoutLiftsTheCap() throws Exception {
-		try (TestingServer lifted = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, TICK_TIME_MILLIS, -1,
-				Map.of("maxSessionTimeout", "90000"), "127.0.0.1"), true)) {
-			new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class))
-				.withPropertyValues("distlock.zookeeper.connect-string=" + lifted.getConnectString())
-				.run((context) -> assertThat(negotiated(context.getBean(CuratorFramework.class)))
-					.isEqualTo(Duration.ofSeconds(60)));
-		}
+	void serversMaxSessionTimeoutLiftsTheCap() {
+		this.contextRunner.withPropertyValues(DistlockContextRunners.connectString(lifted))
+			.run((context) -> assertThat(negotiated(context.getBean(CuratorFramework.class)))
+				.isEqualTo(Duration.ofSeconds(60)));
 	}
 
 	@Test

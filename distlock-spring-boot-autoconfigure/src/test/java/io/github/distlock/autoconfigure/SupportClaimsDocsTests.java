@@ -51,7 +51,7 @@ class SupportClaimsDocsTests {
 	/**
 	 * The refusals the code really makes, which a negative sentence may be about; each is
 	 * checked by {@link #refusalsTheDocsMayNameAreRealRefusals()} (the missing libraries
-	 * by {@code WithoutReactorTest} and the Kotlin tests).
+	 * by {@code WithoutReactorTests} and the Kotlin tests).
 	 */
 	private static final Pattern REAL_REFUSAL = Pattern
 		.compile("plain `(java\\.util\\.concurrent\\.)?Future`|neither `CompletionStage` nor `CompletableFuture`"
@@ -108,7 +108,7 @@ class SupportClaimsDocsTests {
 		List<String> stale = List.of(
 				"| Project Reactor, RxJava, `CompletionStage` | not needed, and not supported yet: a lock annotation on "
 						+ "a method returning `CompletionStage`, `Future`, `Flow.Publisher` or a reactive type is "
-						+ "**rejected at startup** | | `StartupValidationTest` |",
+						+ "**rejected at startup** | | `StartupValidationTests` |",
 				"| Kotlin coroutines | **not supported yet**: do not put a lock annotation on a `suspend` function. It is "
 						+ "not rejected at startup, but the lock is held only until the function first suspends | | |");
 		for (String statement : stale) {

@@ -1,12 +1,9 @@
 package io.github.distlock.curator;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -37,12 +34,9 @@ class RefusedParentsTests {
 
 	@Test
 	void refusedParentFailsTheAcquisitionAtOnceNamingTheNode() throws Exception {
-		try (CuratorFramework admin = CuratorFrameworkFactory.builder()
-			.connectString(this.zookeeper.connectString())
-			.retryPolicy(new RetryOneTime(100))
-			.authorization("digest", "admin:secret".getBytes(StandardCharsets.UTF_8))
-			.build()) {
-			admin.start();
+		try (CuratorFramework admin = this.zookeeper.options()
+			.withNamespace(null)
+			.startDigestClient(this.zookeeper.connectString(), "admin:secret")) {
 			Id adminId = new Id("digest", DigestAuthenticationProvider.generateDigest("admin:secret"));
 			admin.create()
 				.withMode(CreateMode.PERSISTENT)

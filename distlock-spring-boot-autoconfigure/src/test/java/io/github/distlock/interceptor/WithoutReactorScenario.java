@@ -20,7 +20,7 @@ import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.testsupport.NodeOptions;
 
 /**
- * What {@link WithoutReactorTest} runs in a class loader without Reactor: a proxied bean
+ * What {@link WithoutReactorTests} runs in a class loader without Reactor: a proxied bean
  * with a synchronous and a {@code CompletableFuture} method on real locks, and the
  * validation of a method returning a publisher. Gives one line per finding.
  */

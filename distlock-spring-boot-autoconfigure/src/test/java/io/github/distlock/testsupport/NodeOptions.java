@@ -1,5 +1,6 @@
 package io.github.distlock.testsupport;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
@@ -69,13 +70,30 @@ public record NodeOptions(String namespace, Duration sessionTimeout, Duration co
 	 * @param connectString the server (or ensemble) to connect to
 	 */
 	public CuratorFramework startClient(String connectString) {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
+		return start(clientBuilder(connectString));
+	}
+
+	/**
+	 * Start a client with these options that authenticates with ZooKeeper's digest
+	 * scheme; the caller closes it.
+	 * @param connectString the server (or ensemble) to connect to
+	 * @param digest the user and password, as {@code user:password}
+	 */
+	public CuratorFramework startDigestClient(String connectString, String digest) {
+		return start(clientBuilder(connectString).authorization("digest", digest.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	private CuratorFrameworkFactory.Builder clientBuilder(String connectString) {
+		return CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.namespace(this.namespace)
 			.sessionTimeoutMs((int) this.sessionTimeout.toMillis())
 			.connectionTimeoutMs((int) this.connectionTimeout.toMillis())
-			.retryPolicy(new ExponentialBackoffRetry(100, 3, 1000))
-			.build();
+			.retryPolicy(new ExponentialBackoffRetry(100, 3, 1000));
+	}
+
+	private static CuratorFramework start(CuratorFrameworkFactory.Builder builder) {
+		CuratorFramework client = builder.build();
 		client.start();
 		return client;
 	}

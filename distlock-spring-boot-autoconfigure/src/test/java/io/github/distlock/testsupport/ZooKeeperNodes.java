@@ -2,8 +2,10 @@ package io.github.distlock.testsupport;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.curator.CuratorLocks;
@@ -46,10 +48,22 @@ public final class ZooKeeperNodes implements AutoCloseable {
 	}
 
 	/** Start a node with options of its own. */
-	public synchronized CuratorLocks node(String connectString, NodeOptions options) {
+	public CuratorLocks node(String connectString, NodeOptions options) {
+		return start(connectString, options, null);
+	}
+
+	/**
+	 * Start a node whose asynchronous acquisitions complete on the given executor (see
+	 * {@link NodeOptions#createLocks(CuratorFramework, Executor)}).
+	 */
+	public CuratorLocks node(String connectString, Executor executor) {
+		return start(connectString, this.options, executor);
+	}
+
+	private synchronized CuratorLocks start(String connectString, NodeOptions options, @Nullable Executor executor) {
 		CuratorFramework client = options.startClient(connectString);
 		this.closeables.add(client);
-		CuratorLocks locks = options.createLocks(client);
+		CuratorLocks locks = (executor != null) ? options.createLocks(client, executor) : options.createLocks(client);
 		this.closeables.add(0, locks);
 		return locks;
 	}

@@ -1,16 +1,13 @@
 package io.github.distlock.web;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.codec.autoconfigure.CodecsAutoConfiguration;
@@ -50,6 +47,8 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -68,33 +67,24 @@ class LockProblemDetailsTests {
 	private static final String LEAKY_MESSAGE = "@DistributedLock(\"stock/#{#sku}\") on ShopController.lost(): "
 			+ "lock 'stock/widget' lost: ZooKeeper (127.0.0.1:2181) is not connected";
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
-	private final WebApplicationContextRunner mvc = new WebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockWebAutoConfiguration.class,
+	private final WebApplicationContextRunner mvc = DistlockContextRunners
+		.webApplicationContextRunner(zookeeper, DistlockAutoConfiguration.class, DistlockWebAutoConfiguration.class,
 				JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
-				DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class))
+				DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class)
 		.withUserConfiguration(Shop.class);
 
-	private final ReactiveWebApplicationContextRunner webflux = new ReactiveWebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockWebAutoConfiguration.class,
-				JacksonAutoConfiguration.class, CodecsAutoConfiguration.class, WebFluxAutoConfiguration.class,
-				HttpHandlerAutoConfiguration.class))
+	private final ReactiveWebApplicationContextRunner webflux = DistlockContextRunners
+		.reactiveWebApplicationContextRunner(zookeeper, DistlockAutoConfiguration.class,
+				DistlockWebAutoConfiguration.class, JacksonAutoConfiguration.class, CodecsAutoConfiguration.class,
+				WebFluxAutoConfiguration.class, HttpHandlerAutoConfiguration.class)
 		.withUserConfiguration(Shop.class);
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws IOException {
-		server.close();
-	}
 
 	@Test
 	void mvcLockTimeoutIsAnswered503WithAProblemDetailAndRetryAfter() {
-		this.mvc.withPropertyValues(zookeeper(), "distlock.web.problem-details.retry-after=1500ms").run((context) -> {
+		this.mvc.withPropertyValues("distlock.web.problem-details.retry-after=1500ms").run((context) -> {
 			MockMvc mockMvc = mockMvc(context);
 			assertThat(mockMvc.perform(post("/stock/widget")).andReturn().getResponse().getStatus()).isEqualTo(200);
 			try (AutoCloseable held = holdOnAnotherThread(context, "stock/widget")) {
@@ -115,7 +105,7 @@ class LockProblemDetailsTests {
 
 	@Test
 	void mvcLockLostIsAnswered503WithoutTheExceptionMessage() {
-		this.mvc.withPropertyValues(zookeeper()).run((context) -> {
+		this.mvc.run((context) -> {
 			MvcResult result = mockMvc(context).perform(get("/lost")).andReturn();
 			assertThat(result.getResolvedException()).isInstanceOf(LockLostException.class);
 			assertThat(result.getResponse().getStatus()).isEqualTo(503);
@@ -129,7 +119,7 @@ class LockProblemDetailsTests {
 
 	@Test
 	void mvcApplicationsOwnHandlerWins() {
-		this.mvc.withPropertyValues(zookeeper()).withUserConfiguration(OwnHandler.class).run((context) -> {
+		this.mvc.withUserConfiguration(OwnHandler.class).run((context) -> {
 			MvcResult result = mockMvc(context).perform(get("/lost")).andReturn();
 			assertThat(result.getResponse().getStatus()).isEqualTo(409);
 			assertThat(result.getResponse().getContentAsString()).isEqualTo("own handler");
@@ -138,7 +128,7 @@ class LockProblemDetailsTests {
 
 	@Test
 	void mvcAnswerCanBeTurnedOff() {
-		this.mvc.withPropertyValues(zookeeper(), "distlock.web.problem-details.enabled=false").run((context) -> {
+		this.mvc.withPropertyValues("distlock.web.problem-details.enabled=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(LockProblemDetailsExceptionHandler.class);
 			MockMvc mockMvc = mockMvc(context);
 			assertThatException().isThrownBy(() -> mockMvc.perform(get("/lost")))
@@ -149,7 +139,7 @@ class LockProblemDetailsTests {
 
 	@Test
 	void webfluxLockTimeoutIsAnswered503WithAProblemDetailAndRetryAfter() {
-		this.webflux.withPropertyValues(zookeeper()).run((context) -> {
+		this.webflux.run((context) -> {
 			WebTestClient client = webTestClient(context);
 			client.post().uri("/stock/widget").exchange().expectStatus().isOk();
 			try (AutoCloseable held = holdOnAnotherThread(context, "stock/widget")) {
@@ -172,7 +162,7 @@ class LockProblemDetailsTests {
 
 	@Test
 	void webfluxLockLostIsAnswered503WithoutTheExceptionMessage() {
-		this.webflux.withPropertyValues(zookeeper()).run((context) -> {
+		this.webflux.run((context) -> {
 			webTestClient(context).get()
 				.uri("/lost")
 				.exchange()
@@ -189,7 +179,7 @@ class LockProblemDetailsTests {
 
 	@Test
 	void webfluxApplicationsOwnHandlerWins() {
-		this.webflux.withPropertyValues(zookeeper()).withUserConfiguration(OwnHandler.class).run((context) -> {
+		this.webflux.withUserConfiguration(OwnHandler.class).run((context) -> {
 			webTestClient(context).get()
 				.uri("/lost")
 				.exchange()
@@ -207,10 +197,6 @@ class LockProblemDetailsTests {
 		runner.run((context) -> assertThat(context).hasSingleBean(LockProblemDetailsExceptionHandler.class));
 		runner.withClassLoader(new FilteredClassLoader(DispatcherHandler.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(LockProblemDetailsExceptionHandler.class));
-	}
-
-	private static String zookeeper() {
-		return "distlock.zookeeper.connect-string=" + server.getConnectString();
 	}
 
 	private static MockMvc mockMvc(ApplicationContext context) throws InterruptedException {

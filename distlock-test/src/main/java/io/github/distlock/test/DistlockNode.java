@@ -125,7 +125,11 @@ public final class DistlockNode implements AutoCloseable {
 		return getClient().getZookeeperClient().isConnected();
 	}
 
-	/** The connection states the node has reported since the kit first looked at it. */
+	/**
+	 * The connection states the node has reported since the kit first looked at it,
+	 * beginning with its first {@code CONNECTED} once it has connected (even if Curator
+	 * told it before the kit listened).
+	 */
 	public List<ConnectionState> getConnectionStates() {
 		synchronized (this.states) {
 			return List.copyOf(this.states);
@@ -180,10 +184,25 @@ public final class DistlockNode implements AutoCloseable {
 		}
 		client.getConnectionStateListenable().addListener((c, state) -> {
 			synchronized (this.states) {
+				if (state == ConnectionState.CONNECTED && this.states.contains(ConnectionState.CONNECTED)) {
+					// The first connection, told late: already recorded when the kit
+					// began to listen.
+					return;
+				}
 				this.states.add(state);
 				this.states.notifyAll();
 			}
 		});
+		synchronized (this.states) {
+			// Curator reports CONNECTED once, for the first connection, to the listeners
+			// it has when its event thread gets to it: one added after the client
+			// connected may get it, late, or not at all. Recorded here either way, first,
+			// so that what follows a mark is exactly what happened after it.
+			if (client.getZookeeperClient().isConnected() && !this.states.contains(ConnectionState.CONNECTED)) {
+				this.states.add(0, ConnectionState.CONNECTED);
+				this.states.notifyAll();
+			}
+		}
 	}
 
 	/** Whether the node was closed. */

@@ -11,17 +11,14 @@ import java.util.HexFormat;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggingSystem;
@@ -36,6 +33,8 @@ import io.github.distlock.autoconfigure.ZookeeperConnectionDetails;
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -53,27 +52,16 @@ class CredentialsLeakTests {
 	private static final List<String> LOGGERS = List.of("org.apache.zookeeper", "org.apache.curator",
 			"io.github.distlock");
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	private final LoggingSystem loggingSystem = LoggingSystem.get(getClass().getClassLoader());
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(distlockAutoConfigurations()))
-		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s",
-				// Create distlock's endpoint and show health details, if actuator
-				// is there
-				"management.endpoints.web.exposure.include=*", "management.endpoint.health.show-details=always");
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+	private final ApplicationContextRunner contextRunner = DistlockContextRunners
+		.applicationContextRunner(zookeeper, distlockAutoConfigurations())
+		// Create distlock's endpoint and show health details, if actuator is there
+		.withPropertyValues("management.endpoints.web.exposure.include=*",
+				"management.endpoint.health.show-details=always");
 
 	@BeforeEach
 	void debugLogging() {

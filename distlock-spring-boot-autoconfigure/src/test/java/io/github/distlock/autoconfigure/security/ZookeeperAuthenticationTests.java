@@ -1,25 +1,19 @@
 package io.github.distlock.autoconfigure.security;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -27,6 +21,9 @@ import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.NodeOptions;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -39,22 +36,11 @@ class ZookeeperAuthenticationTests {
 
 	private static final String PASSWORD = "correct-horse-battery";
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DistlockAutoConfiguration.class))
-		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
-				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s");
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+	private final ApplicationContextRunner contextRunner = DistlockContextRunners.applicationContextRunner(zookeeper,
+			DistlockAutoConfiguration.class);
 
 	@Test
 	void authorisedApplicationLocksAndEveryCreatedNodeIsCreatorOnly() {
@@ -218,16 +204,11 @@ class ZookeeperAuthenticationTests {
 		return paths;
 	}
 
+	/** A client at ZooKeeper's root, with the given digest credentials if any. */
 	private static CuratorFramework rawClient(String digest) throws InterruptedException {
-		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-			.connectString(server.getConnectString())
-			.sessionTimeoutMs(5000)
-			.retryPolicy(new RetryOneTime(100));
-		if (digest != null) {
-			builder.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
-		}
-		CuratorFramework client = builder.build();
-		client.start();
+		NodeOptions root = zookeeper.options().withNamespace(null);
+		CuratorFramework client = (digest != null) ? root.startDigestClient(zookeeper.connectString(), digest)
+				: root.startClient(zookeeper.connectString());
 		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 		return client;
 	}

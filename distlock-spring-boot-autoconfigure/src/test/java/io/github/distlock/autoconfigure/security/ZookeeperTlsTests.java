@@ -2,21 +2,14 @@ package io.github.distlock.autoconfigure.security;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Properties;
 
 import io.netty.util.Version;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -27,6 +20,8 @@ import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -43,51 +38,26 @@ class ZookeeperTlsTests {
 
 	private static TestCertificates certificates;
 
-	private static TestingServer server;
+	// ZooKeeper's server turns its ssl.* keys into JVM-wide zookeeper.* system
+	// properties; the extension puts them back when it stops the server, and the clients
+	// here prove they do not depend on them.
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension().withTls(ZookeeperTlsTests::createCertificates);
 
-	private static int securePort;
-
-	private static Properties systemProperties;
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, DistlockAutoConfiguration.class))
-		.withPropertyValues("distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s",
-				"spring.ssl.bundle.jks.zookeeper.truststore.location=file:" + certificates.caTrustStore(),
+	// Each test names the secure port in its connect string.
+	private final ApplicationContextRunner contextRunner = DistlockContextRunners
+		.applicationContextRunner(zookeeper, SslAutoConfiguration.class, DistlockAutoConfiguration.class)
+		.withPropertyValues("spring.ssl.bundle.jks.zookeeper.truststore.location=file:" + certificates.caTrustStore(),
 				"spring.ssl.bundle.jks.zookeeper.truststore.password=" + TestCertificates.PASSWORD,
 				"spring.ssl.bundle.jks.zookeeper.truststore.type=PKCS12",
 				"spring.ssl.bundle.jks.other-ca.truststore.location=file:" + certificates.otherCaTrustStore(),
 				"spring.ssl.bundle.jks.other-ca.truststore.password=" + TestCertificates.PASSWORD,
 				"spring.ssl.bundle.jks.other-ca.truststore.type=PKCS12");
 
-	@BeforeAll
-	static void startServer() throws Exception {
+	private static ZooKeeperExtension.TlsStores createCertificates() throws Exception {
 		certificates = TestCertificates.create(directory);
-		// ZooKeeper's server turns unknown configuration keys (ssl.*,
-		// serverCnxnFactory) into JVM-wide zookeeper.* system properties: put them back
-		// afterwards, and let the clients here prove they do not depend on them.
-		systemProperties = (Properties) System.getProperties().clone();
-		securePort = InstanceSpec.getRandomPort();
-		Map<String, Object> serverProperties = new HashMap<>();
-		serverProperties.put("secureClientPort", String.valueOf(securePort));
-		serverProperties.put("serverCnxnFactory", "org.apache.zookeeper.server.NettyServerCnxnFactory");
-		serverProperties.put("ssl.keyStore.location", certificates.serverKeyStore().toString());
-		serverProperties.put("ssl.keyStore.password", TestCertificates.PASSWORD);
-		serverProperties.put("ssl.keyStore.type", "PKCS12");
-		serverProperties.put("ssl.trustStore.location", certificates.caTrustStore().toString());
-		serverProperties.put("ssl.trustStore.password", TestCertificates.PASSWORD);
-		serverProperties.put("ssl.trustStore.type", "PKCS12");
-		serverProperties.put("ssl.clientAuth", "none");
-		server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, -1, -1, serverProperties), true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		try {
-			server.close();
-		}
-		finally {
-			System.setProperties(systemProperties);
-		}
+		return new ZooKeeperExtension.TlsStores(certificates.serverKeyStore(), certificates.caTrustStore(),
+				TestCertificates.PASSWORD);
 	}
 
 	@Test
@@ -96,7 +66,7 @@ class ZookeeperTlsTests {
 		// OpenSSL natives.
 		assertThat(ClassUtils.isPresent("io.netty.internal.tcnative.SSL", null)).isFalse();
 		this.contextRunner
-			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + securePort,
+			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + zookeeper.securePort(),
 					"distlock.zookeeper.ssl.bundle=zookeeper")
 			.run((context) -> {
 				try (LockHandle handle = context.getBean(Locks.class).mutex("tls").acquire(Duration.ofSeconds(20))) {
@@ -113,7 +83,7 @@ class ZookeeperTlsTests {
 	@Test
 	void clientTrustingAnotherCaIsRefused(CapturedOutput output) {
 		this.contextRunner
-			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + securePort,
+			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + zookeeper.securePort(),
 					"distlock.zookeeper.ssl.bundle=other-ca")
 			.run((context) -> {
 				assertThatExceptionOfType(LockTimeoutException.class)
@@ -128,7 +98,7 @@ class ZookeeperTlsTests {
 		// 127.0.0.2 reaches the same server on Linux's loopback, but its certificate is
 		// for localhost and 127.0.0.1 only.
 		this.contextRunner
-			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.2:" + securePort,
+			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.2:" + zookeeper.securePort(),
 					"distlock.zookeeper.ssl.bundle=zookeeper")
 			.run((context) -> {
 				assertThatExceptionOfType(LockTimeoutException.class)
@@ -143,7 +113,7 @@ class ZookeeperTlsTests {
 		// ZooKeeper 3.9 honours zookeeper.ssl.hostnameVerification=false, but Netty 4.2
 		// (Spring Boot 4's version) verifies host names in every client context itself.
 		this.contextRunner
-			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.2:" + securePort,
+			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.2:" + zookeeper.securePort(),
 					"distlock.zookeeper.ssl.bundle=zookeeper", "distlock.zookeeper.ssl.hostname-verification=false")
 			.run((context) -> {
 				CuratorFramework client = context.getBean(CuratorFramework.class);
@@ -160,7 +130,7 @@ class ZookeeperTlsTests {
 	void storeFilesAreDeletedWhenTheApplicationStops() {
 		Path[] stores = new Path[1];
 		this.contextRunner
-			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + securePort,
+			.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:" + zookeeper.securePort(),
 					"distlock.zookeeper.ssl.bundle=zookeeper")
 			.run((context) -> {
 				CuratorFramework client = context.getBean(CuratorFramework.class);

@@ -1,0 +1,217 @@
+package io.github.distlock.actuate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.distlock.core.LockConfigurationException;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockState;
+import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.NodeOptions;
+import io.github.distlock.testsupport.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link LockMetrics} and {@link LockObservations} against a real ZooKeeper server, a
+ * real {@link SimpleMeterRegistry} and a {@link TestObservationRegistry}: exactly the
+ * documented names and tags, with the path template, never the resolved path.
+ */
+class LockMetricsTests {
+
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = new ZooKeeperExtension(NodeOptions.defaults()
+		.withNamespace("distlock-metrics")
+		.withSessionTimeout(Duration.ofSeconds(4))
+		.withApplicationName("metrics-test"));
+
+	private final SimpleMeterRegistry meterRegistry = new SimpleMeterRegistry();
+
+	private final TestObservationRegistry observationRegistry = TestObservationRegistry.create();
+
+	private final Map<Observation.Context, List<String>> events = new ConcurrentHashMap<>();
+
+	private CuratorLocks observed;
+
+	private CuratorLocks other;
+
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
+	@BeforeEach
+	void start() throws Exception {
+		this.observationRegistry.observationConfig().observationHandler(new EventRecorder());
+		this.observed = this.zookeeper.newNode();
+		this.observed.addEventListener(new LockMetrics(this.meterRegistry));
+		this.observed.addEventListener(new LockObservations(this.observationRegistry));
+		this.other = this.zookeeper.newNode();
+	}
+
+	@AfterEach
+	void stop() {
+		this.executor.shutdownNow();
+	}
+
+	@Test
+	void acquisitionAndHoldAreTimedByTemplateAndOutcome() throws Exception {
+		LockPath path = LockPath.of("orders", "42");
+		try (LockHandle handle = this.observed.mutex(path).acquire(Duration.ofSeconds(5))) {
+			assertThat(activeTasks("mutex", "orders/{}", "held")).isEqualTo(1);
+			assertThat(activeTasks("mutex", "orders/{}", "waiting")).isZero();
+		}
+		assertThat(activeTasks("mutex", "orders/{}", "held")).isZero();
+		assertThat(this.meterRegistry.get("distlock.acquire")
+			.tags("kind", "mutex", "name", "orders/{}", "outcome", "acquired")
+			.timer()
+			.count()).isOne();
+		assertThat(this.meterRegistry.get("distlock.hold").tags("kind", "mutex", "name", "orders/{}").timer().count())
+			.isOne();
+		assertThat(this.meterRegistry.get("distlock.lost").tags("kind", "mutex", "name", "orders/{}").counter().count())
+			.isZero();
+		assertThat(this.meterRegistry.getMeters()).allSatisfy((meter) -> {
+			assertThat(meter.getId().getName()).isIn("distlock.acquire", "distlock.hold", "distlock.active",
+					"distlock.lost");
+			assertThat(meter.getId().getTags()).extracting(Tag::getKey).isSubsetOf("kind", "name", "outcome", "state");
+			assertThat(meter.getId().getTags()).extracting(Tag::getValue).doesNotContain("orders/42");
+		});
+		TestObservationRegistryAssert.assertThat(this.observationRegistry)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock", 1)
+			.hasHandledContextsThatSatisfy((contexts) -> {
+				Observation.Context context = contexts.get(0);
+				assertThat(context.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("kind", "mutex"),
+						KeyValue.of("name", "orders/{}"), KeyValue.of("outcome", "acquired"),
+						KeyValue.of("lost", "false"));
+				assertThat(context.getHighCardinalityKeyValue("path").getValue()).isEqualTo("orders/42");
+				assertThat(context.getHighCardinalityKeyValue("fencing.token")).isNotNull();
+				assertThat(this.events.get(context)).containsExactly("acquired");
+			});
+	}
+
+	@Test
+	void timeoutIsRecordedWithItsOutcomeAndWaitersAreCounted() throws Exception {
+		LockPath path = LockPath.parse("reports/daily");
+		try (LockHandle held = this.other.mutex(path).acquire(Duration.ofSeconds(5))) {
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> this.observed.mutex(path).acquire(Duration.ofMillis(300)));
+			Future<Long> waiter = this.executor.submit(() -> {
+				try (LockHandle handle = this.observed.mutex(path).acquire(Duration.ofSeconds(20))) {
+					return handle.fencingToken();
+				}
+			});
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(activeTasks("mutex", "reports/daily", "waiting")).isOne());
+			assertThat(this.observed.waitingLocks()).singleElement()
+				.satisfies((waiting) -> assertThat(waiting.path()).isEqualTo(path));
+			held.close();
+			assertThat(waiter.get(10, TimeUnit.SECONDS)).isPositive();
+		}
+		assertThat(this.observed.waitingLocks()).isEmpty();
+		assertThat(activeTasks("mutex", "reports/daily", "waiting")).isZero();
+		assertThat(acquireCount("mutex", "reports/daily", "timeout")).isOne();
+		assertThat(acquireCount("mutex", "reports/daily", "acquired")).isOne();
+		assertThat(this.meterRegistry.get("distlock.acquire")
+			.tags("outcome", "timeout")
+			.timer()
+			.totalTime(TimeUnit.MILLISECONDS)).isPositive();
+		TestObservationRegistryAssert.assertThat(this.observationRegistry)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock", 2)
+			.hasAnObservationWithAKeyValue("outcome", "timeout")
+			.hasAnObservationWithAKeyValue("outcome", "acquired")
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).allSatisfy(
+					(context) -> assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false")));
+	}
+
+	@Test
+	void failureIsRecordedAsError() throws Exception {
+		try (LockHandle held = this.other.semaphore("pool", 2).acquire(Duration.ofSeconds(5))) {
+			assertThatExceptionOfType(LockConfigurationException.class)
+				.isThrownBy(() -> this.observed.semaphore("pool", 3).acquire(Duration.ofSeconds(5)));
+		}
+		assertThat(acquireCount("semaphore", "pool", "error")).isOne();
+		TestObservationRegistryAssert.assertThat(this.observationRegistry)
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).singleElement().satisfies((context) -> {
+				assertThat(context.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("error");
+				assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false");
+				assertThat(context.getError()).isInstanceOf(LockConfigurationException.class);
+			}));
+	}
+
+	@Test
+	void lossIsCountedAndObserved() throws Exception {
+		LockPath path = LockPath.of("jobs", "nightly run");
+		LockHandle handle = this.observed.nonReentrantMutex(path).acquire(Duration.ofSeconds(5));
+		Faults.expireSession(this.observed.client());
+		await().atMost(Duration.ofSeconds(20)).until(() -> handle.state() == LockState.LOST);
+		// The handle shows the loss at once; listeners are told right after.
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.meterRegistry.get("distlock.lost")
+				.tags("kind", "non_reentrant_mutex", "name", "jobs/{}")
+				.counter()
+				.count()).isOne());
+		handle.close();
+		assertThat(this.meterRegistry.get("distlock.hold")
+			.tags("kind", "non_reentrant_mutex", "name", "jobs/{}")
+			.timer()
+			.count()).isOne();
+		TestObservationRegistryAssert.assertThat(this.observationRegistry)
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).singleElement().satisfies((context) -> {
+				assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("true");
+				assertThat(context.getLowCardinalityKeyValue("name").getValue()).isEqualTo("jobs/{}");
+				assertThat(this.events.get(context)).containsExactly("acquired", "lost");
+			}));
+	}
+
+	private double acquireCount(String kind, String name, String outcome) {
+		return this.meterRegistry.get("distlock.acquire")
+			.tags("kind", kind, "name", name, "outcome", outcome)
+			.timer()
+			.count();
+	}
+
+	private int activeTasks(String kind, String name, String state) {
+		return this.meterRegistry.get("distlock.active")
+			.tags("kind", kind, "name", name, "state", state)
+			.longTaskTimer()
+			.activeTasks();
+	}
+
+	private final class EventRecorder implements ObservationHandler<Observation.Context> {
+
+		@Override
+		public void onEvent(Observation.Event event, Observation.Context context) {
+			LockMetricsTests.this.events.computeIfAbsent(context, (key) -> new CopyOnWriteArrayList<>())
+				.add(event.getName());
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return true;
+		}
+
+	}
+
+}

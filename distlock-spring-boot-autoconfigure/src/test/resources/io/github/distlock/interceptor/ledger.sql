@@ -1,0 +1,1 @@
+create table ledger (id bigint primary key, token bigint not null);
