@@ -51,8 +51,8 @@ public sealed interface LockedReturnType {
 		Class<?> returnType = method.getReturnType();
 		boolean reactorPresent = isPresent("reactor.core.publisher.Mono");
 		if (KotlinDetector.isSuspendingFunction(method)) {
-			// Spring calls suspend functions through a Mono: it needs
-			// kotlinx-coroutines-reactor.
+			// Spring calls suspend functions through a Mono, with
+			// kotlinx-coroutines-reactor's help.
 			if (!reactorPresent || !isPresent("kotlinx.coroutines.reactor.MonoKt")) {
 				throw new LockConfigurationException(description + ": the method is a Kotlin suspend function, but "
 						+ "kotlinx-coroutines-reactor (and reactor-core) are not on the class path: Spring calls "

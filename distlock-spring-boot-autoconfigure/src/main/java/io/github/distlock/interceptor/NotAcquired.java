@@ -87,8 +87,7 @@ sealed interface NotAcquired {
 			if (this.fallback.passesException()) {
 				Object[] withException = Arrays.copyOf(args, args.length + 1);
 				if (KotlinDetector.isSuspendingFunction(this.fallback.method())) {
-					// Kotlin puts the continuation last: (args..., timeout,
-					// continuation).
+					// The continuation comes last: args, timeout, continuation.
 					withException[args.length] = args[args.length - 1];
 					withException[args.length - 1] = this.timeout;
 				}
