@@ -1,6 +1,5 @@
 package io.github.distlock.interceptor;
 
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -33,7 +32,7 @@ final class CompletionStageLockExecutor {
 	}
 
 	CompletableFuture<@Nullable Object> execute(LockOperation operation, MethodInvocation invocation,
-			Class<?> targetClass, LockedReturnType.Stage type) {
+			Class<?> targetClass) {
 		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
 		LockCall call;
 		try {
@@ -44,7 +43,7 @@ final class CompletionStageLockExecutor {
 			return result;
 		}
 		LockScope scope = LockScope.create("async " + MethodDescriptions.describe(operation.method()));
-		new StageCall(call, invocation, type, scope, result).start();
+		new StageCall(call, invocation, scope, result).start();
 		return result;
 	}
 
@@ -55,8 +54,6 @@ final class CompletionStageLockExecutor {
 
 		private final MethodInvocation invocation;
 
-		private final LockedReturnType.Stage type;
-
 		private final LockScope scope;
 
 		private final CompletableFuture<@Nullable Object> result;
@@ -66,11 +63,10 @@ final class CompletionStageLockExecutor {
 
 		private @Nullable CompletionStage<?> work;
 
-		StageCall(LockCall call, MethodInvocation invocation, LockedReturnType.Stage type, LockScope scope,
+		StageCall(LockCall call, MethodInvocation invocation, LockScope scope,
 				CompletableFuture<@Nullable Object> result) {
 			this.call = call;
 			this.invocation = invocation;
-			this.type = type;
 			this.scope = scope;
 			this.result = result;
 		}
@@ -169,41 +165,26 @@ final class CompletionStageLockExecutor {
 			if (failure instanceof CancellationException) {
 				return;
 			}
-			if (!(failure instanceof LockTimeoutException engineTimeout)) {
-				this.result.completeExceptionally(this.call.described(failure));
+			Object instead;
+			try {
+				instead = NotAcquired.decide(this.call, failure).proceedInstead(this.invocation);
+			}
+			catch (Throwable ex) {
+				this.result.completeExceptionally(ex);
 				return;
 			}
-			LockTimeoutException timeout = this.call.timeout(engineTimeout);
-			TimeoutPolicy policy = this.call.operation().onTimeout();
-			if (policy instanceof TimeoutPolicy.Skip) {
-				this.result.complete(this.type.optional() ? Optional.empty() : null);
+			if (instead == null) {
+				this.result.complete(null);
+				return;
 			}
-			else if (policy instanceof TimeoutPolicy.Fallback fallback) {
-				Object returned;
-				try {
-					returned = LockOperationExecutor.invokeFallback(fallback, this.invocation, timeout);
-				}
-				catch (Throwable ex) {
-					this.result.completeExceptionally(ex);
-					return;
-				}
-				if (returned == null) {
-					this.result.complete(null);
+			((CompletionStage<?>) instead).whenComplete((value, ex) -> {
+				if (ex != null) {
+					this.result.completeExceptionally(LockCall.unwrap(ex));
 				}
 				else {
-					((CompletionStage<?>) returned).whenComplete((value, ex) -> {
-						if (ex != null) {
-							this.result.completeExceptionally(LockCall.unwrap(ex));
-						}
-						else {
-							this.result.complete(value);
-						}
-					});
+					this.result.complete(value);
 				}
-			}
-			else {
-				this.result.completeExceptionally(timeout);
-			}
+			});
 		}
 
 		private static void cancel(CompletionStage<?> stage) {

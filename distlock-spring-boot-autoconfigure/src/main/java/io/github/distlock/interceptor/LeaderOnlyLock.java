@@ -4,14 +4,12 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-import io.github.distlock.annotation.OnNotLeader;
 import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockScope;
-import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.NotLeaderException;
 
@@ -20,8 +18,9 @@ import io.github.distlock.core.NotLeaderException;
  * once while this instance leads, never waited for. The handle is the tenure's, adopted
  * by the caller's {@link LockScope} so that {@link io.github.distlock.core.LockContext}
  * sees it (its fencing token is the epoch); its state turns {@code LOST} when the tenure
- * ends. Not leading is a {@link NotLeaderException}, or, when the call is to be skipped,
- * a {@link LockTimeoutException} that the executors turn into the empty value.
+ * ends. Not leading is a {@link NotLeaderException}, which the call's {@link NotAcquired
+ * decision} turns into the empty value ({@code onNotLeader = SKIP}) or gives to the
+ * caller ({@code THROW}).
  */
 final class LeaderOnlyLock implements ClusterLock {
 
@@ -78,12 +77,8 @@ final class LeaderOnlyLock implements ClusterLock {
 			tenure = Optional.empty();
 		}
 		if (tenure.isEmpty()) {
-			String message = "this instance does not lead group '" + this.path.value() + "'";
-			if (this.operation.onNotLeader() == OnNotLeader.SKIP) {
-				throw new LockTimeoutException(message, this.path, Duration.ZERO, null);
-			}
-			throw new NotLeaderException(this.operation.description() + ": " + message + "; the method did not run",
-					this.path.value());
+			throw new NotLeaderException(this.operation.description() + ": this instance does not lead group '"
+					+ this.path.value() + "'; the method did not run", this.path.value());
 		}
 		return scope.adopt(this.locks, LockKind.LEADER, this.path, tenure.get(), true);
 	}

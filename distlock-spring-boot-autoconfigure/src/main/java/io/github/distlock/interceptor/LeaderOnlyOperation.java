@@ -20,14 +20,15 @@ import io.github.distlock.core.Locks;
  *
  * @param method the annotated method as declared on the target class
  * @param description the annotation and method, for messages
+ * @param returnType how long the method's work lasts, told by its return type
  * @param path the group, as a constant template
  * @param onNotLeader what a call on an instance that does not lead does
  * @param leadership the leader election, asked for on the first call
  */
-public record LeaderOnlyOperation(Method method, String description, LockPathTemplate path, OnNotLeader onNotLeader,
-		Supplier<Leadership> leadership) implements LockOperation {
+public record LeaderOnlyOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
+		OnNotLeader onNotLeader, Supplier<Leadership> leadership) implements LockOperation {
 
-	private static final WaitTime AT_ONCE = new WaitTime.Fixed(Duration.ZERO);
+	private static final DurationTemplate AT_ONCE = new DurationTemplate.Fixed(Duration.ZERO);
 
 	/** The group's name. */
 	public String group() {
@@ -40,10 +41,14 @@ public record LeaderOnlyOperation(Method method, String description, LockPathTem
 	}
 
 	@Override
-	public WaitTime waitTime() {
+	public DurationTemplate waitTime() {
 		return AT_ONCE;
 	}
 
+	/**
+	 * Not leading is the leader's "not acquired": skipped, or the
+	 * {@link io.github.distlock.core.NotLeaderException} thrown.
+	 */
 	@Override
 	public TimeoutPolicy onTimeout() {
 		return (this.onNotLeader == OnNotLeader.SKIP) ? TimeoutPolicy.SKIP : TimeoutPolicy.THROW;

@@ -130,9 +130,10 @@ public class LeaderOnlyOperationSource implements LockOperationSource {
 		}
 		LockPathTemplate path = LockPathTemplate.of(group, new LiteralExpression(group), description);
 		// Rejects return types no executor can run (a plain Future), at startup.
-		LockedReturnType.of(specificMethod, description);
+		LockedReturnType returnType = LockedReturnType.of(specificMethod, description);
 		this.groups.add(group);
-		return new LeaderOnlyOperation(specificMethod, description, path, annotation.onNotLeader(), this.leadership);
+		return new LeaderOnlyOperation(specificMethod, description, returnType, path, annotation.onNotLeader(),
+				this.leadership);
 	}
 
 }

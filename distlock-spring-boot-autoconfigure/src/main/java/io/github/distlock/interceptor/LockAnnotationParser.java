@@ -85,7 +85,7 @@ final class LockAnnotationParser {
 		String type = "@" + annotation.getType().getSimpleName();
 		String description = name(annotation).replaceFirst("^" + type, type + "(\"" + template + "\")") + " on "
 				+ MethodDescriptions.describe(method);
-		checkMethod(method, description);
+		LockedReturnType returnType = checkMethod(method, description);
 		AnnotatedElementKey element = new AnnotatedElementKey(method, targetClass);
 		@Nullable String @Nullable [] parameterNames = this.parameterNames.getParameterNames(method);
 		LockPathTemplate path = parsePath(template, type, element, description, parameterNames).bind(method,
@@ -96,12 +96,14 @@ final class LockAnnotationParser {
 					+ " of path template '" + template + "' both give collections; at most one part of a template "
 					+ "may give a collection (a multi-lock over one list of paths)");
 		}
-		WaitTime waitTime = parseWaitTime(annotation.getString("waitTime"), element, description, parameterNames);
+		DurationTemplate waitTime = parseDuration(DurationTemplate.Attribute.WAIT_TIME,
+				annotation.getString("waitTime"), element, description, parameterNames);
 		TimeoutPolicy onTimeout = parseTimeoutPolicy(annotation.getEnum("onTimeout", OnTimeout.class),
 				annotation.getString("fallback"), method, targetClass, description);
 		Class<?> kind = annotation.getType();
 		if (kind == ReadLock.class || kind == WriteLock.class) {
-			return new ReadWriteOperation(method, description, path, waitTime, onTimeout, kind == WriteLock.class);
+			return new ReadWriteOperation(method, description, returnType, path, waitTime, onTimeout,
+					kind == WriteLock.class);
 		}
 		if (kind == Semaphore.class) {
 			if (!collectionParts.isEmpty()) {
@@ -112,14 +114,19 @@ final class LockAnnotationParser {
 			}
 			int permits = parsePermits(annotation.getInt("permits"), annotation.getString("permitsString"),
 					description);
-			return new SemaphoreOperation(method, description, path, waitTime, onTimeout, permits);
+			return new SemaphoreOperation(method, description, returnType, path, waitTime, onTimeout, permits);
 		}
-		HoldTime holdAtLeast = parseHoldTime(annotation.getString("holdAtLeast"), element, description, parameterNames);
-		return new MutexOperation(method, description, path, waitTime, onTimeout, annotation.getBoolean("reentrant"),
-				holdAtLeast);
+		DurationTemplate holdAtLeast = parseDuration(DurationTemplate.Attribute.HOLD_AT_LEAST,
+				annotation.getString("holdAtLeast"), element, description, parameterNames);
+		return new MutexOperation(method, description, returnType, path, waitTime, onTimeout,
+				annotation.getBoolean("reentrant"), holdAtLeast);
 	}
 
-	private void checkMethod(Method method, String description) {
+	/**
+	 * Check that a proxy can intercept the method and that its return type can be locked.
+	 * @return how long the method's work lasts, told by its return type
+	 */
+	private LockedReturnType checkMethod(Method method, String description) {
 		if (Modifier.isStatic(method.getModifiers()) || Modifier.isPrivate(method.getModifiers())) {
 			throw new LockConfigurationException(
 					description + ": the method is " + (Modifier.isStatic(method.getModifiers()) ? "static" : "private")
@@ -133,7 +140,7 @@ final class LockAnnotationParser {
 					+ "proxy cannot override it and the lock would silently not be taken; remove 'final' from "
 					+ "the method");
 		}
-		LockedReturnType.of(method, description);
+		return LockedReturnType.of(method, description);
 	}
 
 	private int parsePermits(int permits, String permitsString, String description) {
@@ -189,69 +196,42 @@ final class LockAnnotationParser {
 		return LockPathTemplate.of(template, parsed, description);
 	}
 
-	private WaitTime parseWaitTime(String value, AnnotatedElementKey element, String description,
-			@Nullable String @Nullable [] parameterNames) {
+	/**
+	 * Parse a duration attribute: resolve its placeholders, then read it as the
+	 * attribute's empty value, a literal duration or a {@code #{expression}} evaluated
+	 * per call.
+	 */
+	private DurationTemplate parseDuration(DurationTemplate.Attribute attribute, String value,
+			AnnotatedElementKey element, String description, @Nullable String @Nullable [] parameterNames) {
+		String name = attribute.attributeName();
 		String text = value.trim();
 		if (text.contains("${")) {
-			text = resolvePlaceholders("waitTime", text, "${my.wait:5s}", description);
+			text = resolvePlaceholders(name, text, attribute.placeholderExample(), description);
 		}
 		if (text.isEmpty()) {
-			return WaitTime.DEFAULT;
+			return attribute.whenEmpty();
 		}
 		if (text.contains("#{")) {
 			Expression expression;
 			try {
-				expression = this.evaluator.parseWaitTime(text, element);
+				expression = this.evaluator.parseDuration(text, element);
 			}
 			catch (ParseException ex) {
-				throw new LockConfigurationException(description + ": waitTime '" + value
-						+ "' is not a valid expression: " + ex.getMessage() + "; " + WaitTime.FORMS);
+				throw new LockConfigurationException(description + ": " + name + " '" + value
+						+ "' is not a valid expression: " + ex.getMessage() + "; " + attribute.forms());
 			}
 			if (!(expression instanceof LiteralExpression)) {
-				checkParameterNames(expression, "waitTime '" + value + "'", parameterNames, description);
-				return new WaitTime.Evaluated(expression);
+				checkParameterNames(expression, name + " '" + value + "'", parameterNames, description);
+				return new DurationTemplate.Evaluated(attribute, expression);
 			}
 		}
 		try {
-			return new WaitTime.Fixed(WaitTime.parse(text));
+			return new DurationTemplate.Fixed(attribute.parse(text));
 		}
 		catch (IllegalArgumentException ex) {
 			String shown = text.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + text + "')";
-			throw new LockConfigurationException(description + ": waitTime " + shown + " is not a wait time: "
-					+ ex.getMessage() + "; " + WaitTime.FORMS);
-		}
-	}
-
-	private HoldTime parseHoldTime(String value, AnnotatedElementKey element, String description,
-			@Nullable String @Nullable [] parameterNames) {
-		String text = value.trim();
-		if (text.contains("${")) {
-			text = resolvePlaceholders("holdAtLeast", text, "${jobs.hold:30s}", description);
-		}
-		if (text.isEmpty()) {
-			return HoldTime.NONE;
-		}
-		if (text.contains("#{")) {
-			Expression expression;
-			try {
-				expression = this.evaluator.parseWaitTime(text, element);
-			}
-			catch (ParseException ex) {
-				throw new LockConfigurationException(description + ": holdAtLeast '" + value
-						+ "' is not a valid expression: " + ex.getMessage() + "; " + HoldTime.FORMS);
-			}
-			if (!(expression instanceof LiteralExpression)) {
-				checkParameterNames(expression, "holdAtLeast '" + value + "'", parameterNames, description);
-				return new HoldTime.Evaluated(expression);
-			}
-		}
-		try {
-			return new HoldTime.Fixed(HoldTime.parse(text));
-		}
-		catch (IllegalArgumentException ex) {
-			String shown = text.equals(value) ? "'" + value + "'" : "'" + value + "' (resolved to '" + text + "')";
-			throw new LockConfigurationException(description + ": holdAtLeast " + shown
-					+ " is not a duration to hold the lock: " + ex.getMessage() + "; " + HoldTime.FORMS);
+			throw new LockConfigurationException(description + ": " + name + " " + shown + " is not "
+					+ attribute.literalName() + ": " + ex.getMessage() + "; " + attribute.forms());
 		}
 	}
 

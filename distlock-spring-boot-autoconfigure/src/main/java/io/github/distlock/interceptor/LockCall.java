@@ -46,29 +46,20 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	/**
 	 * Take the lock for the calling thread.
 	 * @return the handle: a {@link LockHandle} or a {@link MultiLockHandle}
-	 * @throws LockTimeoutException if it was not acquired in time (as the engine words
-	 * it; see {@link #timeout})
-	 * @throws io.github.distlock.core.DistributedLockException any other failure,
-	 * {@linkplain #described described}
+	 * @throws RuntimeException if it was not acquired, as the engine words it: what the
+	 * call does then is {@linkplain NotAcquired#decide decided} from it
 	 */
 	AutoCloseable acquire() {
-		try {
-			if (this.paths.size() == 1) {
-				return lock(this.paths.get(0)).acquire(this.waitTime);
-			}
-			return this.locks.multi(members()).acquire(this.waitTime);
+		if (this.paths.size() == 1) {
+			return lock(this.paths.get(0)).acquire(this.waitTime);
 		}
-		catch (LockTimeoutException ex) {
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			throw described(ex);
-		}
+		return this.locks.multi(members()).acquire(this.waitTime);
 	}
 
 	/**
 	 * Start taking the lock for a scope without waiting. The future completes on the
-	 * engine's executor; a failure is not described yet (see {@link #described}).
+	 * engine's executor; a failure is as the engine words it (see
+	 * {@link NotAcquired#decide}).
 	 * @param scope who holds the lock
 	 * @return the future handle: a {@link LockHandle} or a {@link MultiLockHandle}
 	 */
@@ -98,7 +89,8 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 
 	/**
 	 * Return the timeout of this call as the caller sees it: the engine's message, which
-	 * names the path, the wait time and why, after the method that asked.
+	 * names the path, the wait time and why, after the method that asked. Built once per
+	 * call, by {@link NotAcquired#decide}.
 	 * @param cause the engine's timeout
 	 * @return the timeout to report
 	 */
@@ -116,9 +108,6 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	Throwable described(Throwable failure) {
 		Throwable ex = unwrap(failure);
 		String description = this.operation.description();
-		if (ex instanceof LockTimeoutException timeout) {
-			return timeout(timeout);
-		}
 		if (ex instanceof LockReentryException) {
 			LockReentryException reentry = new LockReentryException(description + ": " + describePaths()
 					+ " is already held by " + this.holder + " and is not reentrant: " + ex.getMessage());
@@ -139,11 +128,6 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 					description + ": acquiring " + describePaths() + " failed: " + ex.getMessage(), ex);
 		}
 		return ex;
-	}
-
-	private RuntimeException described(RuntimeException ex) {
-		Throwable described = described((Throwable) ex);
-		return (described instanceof RuntimeException runtime) ? runtime : ex;
 	}
 
 	/**

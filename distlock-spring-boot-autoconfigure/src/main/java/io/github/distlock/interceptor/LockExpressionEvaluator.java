@@ -27,7 +27,7 @@ final class LockExpressionEvaluator extends CachedExpressionEvaluator {
 
 	private final Map<ExpressionKey, Expression> pathCache = new ConcurrentHashMap<>(64);
 
-	private final Map<ExpressionKey, Expression> waitTimeCache = new ConcurrentHashMap<>(64);
+	private final Map<ExpressionKey, Expression> durationCache = new ConcurrentHashMap<>(64);
 
 	/**
 	 * Parse a path template.
@@ -41,14 +41,14 @@ final class LockExpressionEvaluator extends CachedExpressionEvaluator {
 	}
 
 	/**
-	 * Parse a wait time template.
+	 * Parse the template of a duration attribute ({@code waitTime}, {@code holdAtLeast}).
 	 * @param template the template
 	 * @param element the annotated method and its target class
 	 * @return the template expression
 	 * @throws org.springframework.expression.ParseException if the template is malformed
 	 */
-	Expression parseWaitTime(String template, AnnotatedElementKey element) {
-		return getExpression(this.waitTimeCache, element, template);
+	Expression parseDuration(String template, AnnotatedElementKey element) {
+		return getExpression(this.durationCache, element, template);
 	}
 
 	@Override

@@ -29,6 +29,13 @@ public sealed interface LockOperation
 	String description();
 
 	/**
+	 * How long the method's work lasts, and so how long its lock is held: told by what
+	 * the method returns, decided when the annotation was parsed.
+	 * @return the shape of the method's return type
+	 */
+	LockedReturnType returnType();
+
+	/**
 	 * The kind of lock the annotation asks for: it decides the subtree of the lock root
 	 * the lock's nodes live in.
 	 * @return the kind
@@ -45,7 +52,7 @@ public sealed interface LockOperation
 	 * How long to wait for the lock.
 	 * @return the wait time
 	 */
-	WaitTime waitTime();
+	DurationTemplate waitTime();
 
 	/**
 	 * What to do when the lock was not acquired in time.
@@ -63,10 +70,11 @@ public sealed interface LockOperation
 
 	/**
 	 * How long the lock stays held at least after its acquisition ({@code holdAtLeast}).
-	 * @return the hold time; {@link HoldTime#NONE} unless the annotation asks for one
+	 * @return the hold time; {@link DurationTemplate#NONE} unless the annotation asks for
+	 * one
 	 */
-	default HoldTime holdAtLeast() {
-		return HoldTime.NONE;
+	default DurationTemplate holdAtLeast() {
+		return DurationTemplate.NONE;
 	}
 
 	/**

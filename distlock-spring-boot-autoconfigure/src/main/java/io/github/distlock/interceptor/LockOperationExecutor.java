@@ -1,41 +1,34 @@
 package io.github.distlock.interceptor;
 
-import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.core.KotlinDetector;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockPath;
-import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
 
 /**
  * Runs one locked call: resolves the path and the wait time, acquires the lock through
  * {@link Locks}, runs the method, and releases the lock when the method's work ends. When
- * the lock is not acquired the method does not run; a release failure never hides the
- * method's own exception.
+ * the lock is not acquired the method does not run, and the call does what
+ * {@link NotAcquired} decides; a release failure never hides the method's own exception.
  * <p>
  * How long the work lasts depends on what the method returns ({@link LockedReturnType}),
  * as in Spring's {@code CacheAspectSupport}: a plain value is handled here, a
  * {@code CompletionStage} by {@link CompletionStageLockExecutor}, and a reactive type or
- * a Kotlin {@code suspend} function by {@link ReactiveLockExecutor}, which is only
- * created when Project Reactor is on the class path.
+ * a Kotlin {@code suspend} function by {@link ReactiveLockExecutor}, which is created on
+ * the first such call (only then is Project Reactor known to be on the class path). The
+ * shape of the return type is the operation's, decided when its annotation was parsed.
  */
 final class LockOperationExecutor {
 
@@ -43,12 +36,10 @@ final class LockOperationExecutor {
 
 	private final LockExpressionEvaluator evaluator;
 
-	private final Map<Method, LockedReturnType> returnTypes = new ConcurrentHashMap<>(256);
-
 	private final CompletionStageLockExecutor stages = new CompletionStageLockExecutor(this);
 
-	private final @Nullable ReactiveLockExecutor reactive = LockedReturnType.REACTOR_PRESENT
-			? new ReactiveLockExecutor(this) : null;
+	// Created on the first reactive call: only then is Project Reactor known to be there.
+	private final Supplier<ReactiveLockExecutor> reactive = SingletonSupplier.of(() -> new ReactiveLockExecutor(this));
 
 	private @Nullable BeanFactory beanFactory;
 
@@ -62,13 +53,12 @@ final class LockOperationExecutor {
 	}
 
 	@Nullable Object execute(LockOperation operation, MethodInvocation invocation, Class<?> targetClass) throws Throwable {
-		LockedReturnType returnType = this.returnTypes.computeIfAbsent(operation.method(),
-				(method) -> LockedReturnType.of(method, operation.description()));
-		if (returnType instanceof LockedReturnType.Stage stage) {
-			return this.stages.execute(operation, invocation, targetClass, stage);
+		LockedReturnType returnType = operation.returnType();
+		if (returnType instanceof LockedReturnType.Stage) {
+			return this.stages.execute(operation, invocation, targetClass);
 		}
-		if (returnType instanceof LockedReturnType.Reactive reactiveType && this.reactive != null) {
-			return this.reactive.execute(operation, invocation, targetClass, reactiveType);
+		if (returnType instanceof LockedReturnType.Reactive reactiveType) {
+			return this.reactive.get().execute(operation, invocation, targetClass, reactiveType);
 		}
 		return executeSynchronously(operation, invocation, targetClass);
 	}
@@ -80,16 +70,8 @@ final class LockOperationExecutor {
 		try {
 			handle = call.acquire();
 		}
-		catch (LockTimeoutException ex) {
-			LockTimeoutException timeout = call.timeout(ex);
-			TimeoutPolicy policy = operation.onTimeout();
-			if (policy instanceof TimeoutPolicy.Skip) {
-				return emptyValue(invocation.getMethod().getReturnType());
-			}
-			if (policy instanceof TimeoutPolicy.Fallback fallback) {
-				return invokeFallback(fallback, invocation, timeout);
-			}
-			throw timeout;
+		catch (RuntimeException ex) {
+			return NotAcquired.decide(call, ex).proceedInstead(invocation);
 		}
 		Object result;
 		try {
@@ -130,37 +112,8 @@ final class LockOperationExecutor {
 		}
 		Locks locks = this.locks.get();
 		Duration waitTime = operation.waitTime().resolve(context, locks.defaultWaitTime(), operation.description());
-		Duration holdAtLeast = operation.holdAtLeast().resolve(context, operation.description());
+		Duration holdAtLeast = operation.holdAtLeast().resolve(context, Duration.ZERO, operation.description());
 		return new LockCall(operation, locks, paths, waitTime, holdAtLeast, holder);
-	}
-
-	/**
-	 * Call the fallback method of a call that timed out, with the call's arguments and,
-	 * if it takes it, the timeout (before the continuation of a {@code suspend}
-	 * function).
-	 * @param fallback the fallback
-	 * @param invocation the call
-	 * @param timeout the timeout, as the caller sees it
-	 * @return what the fallback returned
-	 * @throws Throwable whatever the fallback threw
-	 */
-	static @Nullable Object invokeFallback(TimeoutPolicy.Fallback fallback, MethodInvocation invocation,
-			LockTimeoutException timeout) throws Throwable {
-		Object[] args = invocation.getArguments();
-		if (fallback.passesException()) {
-			boolean suspending = KotlinDetector.isSuspendingFunction(fallback.method());
-			Object[] withException = Arrays.copyOf(args, args.length + 1);
-			if (suspending) {
-				// Kotlin puts the continuation last: (args..., timeout, continuation).
-				withException[args.length] = args[args.length - 1];
-				withException[args.length - 1] = timeout;
-			}
-			else {
-				withException[args.length] = timeout;
-			}
-			args = withException;
-		}
-		return AopUtils.invokeJoinpointUsingReflection(invocation.getThis(), fallback.method(), args);
 	}
 
 	/**
@@ -173,20 +126,6 @@ final class LockOperationExecutor {
 	static MethodInvocation invocable(MethodInvocation invocation) {
 		return (invocation instanceof ProxyMethodInvocation proxyInvocation) ? proxyInvocation.invocableClone()
 				: invocation;
-	}
-
-	/**
-	 * The value a skipped call of a synchronous method returns: {@code null},
-	 * {@code Optional.empty()} or the primitive default.
-	 */
-	private static @Nullable Object emptyValue(Class<?> type) {
-		if (type == Optional.class) {
-			return Optional.empty();
-		}
-		if (type.isPrimitive() && type != void.class) {
-			return Array.get(Array.newInstance(type, 1), 0);
-		}
-		return null;
 	}
 
 	/**

@@ -1,11 +1,14 @@
 package io.github.distlock.interceptor;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodParameter;
@@ -21,23 +24,20 @@ import io.github.distlock.core.LockConfigurationException;
  * its lock is held: until the method returns ({@link Synchronous}), until the returned
  * stage completes ({@link Stage}), or until the returned publisher, or the Kotlin
  * {@code suspend} function, ends ({@link Reactive}). Decided once per method when its
- * annotation is parsed; a return type whose end cannot be observed is refused then.
+ * annotation is parsed, and kept on its {@link LockOperation}; a return type whose end
+ * cannot be observed is refused then.
  */
-sealed interface LockedReturnType {
-
-	/** Whether Project Reactor is on the class path: publishers need it. */
-	boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
-			LockedReturnType.class.getClassLoader());
-
-	/**
-	 * Whether Spring can call Kotlin {@code suspend} functions through a {@code Mono}: it
-	 * needs {@code kotlinx-coroutines-reactor}.
-	 */
-	boolean COROUTINES_REACTOR_PRESENT = REACTOR_PRESENT
-			&& ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockedReturnType.class.getClassLoader());
+public sealed interface LockedReturnType {
 
 	/** The lock is held while the method runs. */
 	LockedReturnType SYNCHRONOUS = new Synchronous();
+
+	/**
+	 * Return what a skipped call returns: the empty value of the method's return type.
+	 * @param method the method called, whose return type the caller expects
+	 * @return the empty value
+	 */
+	@Nullable Object emptyValue(Method method);
 
 	/**
 	 * Classify a method by its return type.
@@ -49,8 +49,11 @@ sealed interface LockedReturnType {
 	 */
 	static LockedReturnType of(Method method, String description) {
 		Class<?> returnType = method.getReturnType();
+		boolean reactorPresent = isPresent("reactor.core.publisher.Mono");
 		if (KotlinDetector.isSuspendingFunction(method)) {
-			if (!COROUTINES_REACTOR_PRESENT) {
+			// Spring calls suspend functions through a Mono, with
+			// kotlinx-coroutines-reactor's help.
+			if (!reactorPresent || !isPresent("kotlinx.coroutines.reactor.MonoKt")) {
 				throw new LockConfigurationException(description + ": the method is a Kotlin suspend function, but "
 						+ "kotlinx-coroutines-reactor (and reactor-core) are not on the class path: Spring calls "
 						+ "suspend functions through them, and without them the lock would be released at the "
@@ -81,7 +84,7 @@ sealed interface LockedReturnType {
 					+ "released while the work still runs; return a CompletableFuture or CompletionStage (the "
 					+ "lock is then held until it completes), or a plain value");
 		}
-		if (REACTOR_PRESENT) {
+		if (reactorPresent) {
 			ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returnType);
 			if (adapter != null) {
 				return new Reactive(adapter, false);
@@ -94,6 +97,10 @@ sealed interface LockedReturnType {
 					+ "method is held through Reactor until the publisher ends; add io.projectreactor:reactor-core");
 		}
 		return SYNCHRONOUS;
+	}
+
+	private static boolean isPresent(String className) {
+		return ClassUtils.isPresent(className, LockedReturnType.class.getClassLoader());
 	}
 
 	private static boolean isReactiveStreamsPublisher(Class<?> type) {
@@ -109,6 +116,20 @@ sealed interface LockedReturnType {
 
 	/** The method's work ends when it returns. */
 	record Synchronous() implements LockedReturnType {
+
+		/** {@code null}, {@code Optional.empty()} or the primitive default. */
+		@Override
+		public @Nullable Object emptyValue(Method method) {
+			Class<?> type = method.getReturnType();
+			if (type == Optional.class) {
+				return Optional.empty();
+			}
+			if (type.isPrimitive() && type != void.class) {
+				return Array.get(Array.newInstance(type, 1), 0);
+			}
+			return null;
+		}
+
 	}
 
 	/**
@@ -119,6 +140,13 @@ sealed interface LockedReturnType {
 	 * call gives {@code Optional.empty()} rather than {@code null}
 	 */
 	record Stage(boolean optional) implements LockedReturnType {
+
+		/** A completed stage with {@code null}, or with {@code Optional.empty()}. */
+		@Override
+		public CompletableFuture<?> emptyValue(Method method) {
+			return CompletableFuture.completedFuture(this.optional ? Optional.empty() : null);
+		}
+
 	}
 
 	/**
@@ -143,6 +171,15 @@ sealed interface LockedReturnType {
 				throw new IllegalStateException("No reactive adapter for " + (flow ? "Flux" : "Mono"));
 			}
 			return new Reactive(adapter, true);
+		}
+
+		/**
+		 * {@code null}, which the reactive executor turns into an empty publisher, as it
+		 * does a method that returned {@code null}.
+		 */
+		@Override
+		public @Nullable Object emptyValue(Method method) {
+			return null;
 		}
 
 		/** Whether the publisher gives at most one value. */

@@ -13,14 +13,16 @@ import io.github.distlock.core.Locks;
  *
  * @param method the annotated method as declared on the target class
  * @param description the annotation and method, for messages
+ * @param returnType how long the method's work lasts, told by its return type
  * @param path the parsed path template
  * @param waitTime how long to wait
  * @param onTimeout what to do when the lock was not acquired in time
  * @param reentrant whether the holding thread may take the lock again
  * @param holdAtLeast how long the lock stays held at least after its acquisition
  */
-public record MutexOperation(Method method, String description, LockPathTemplate path, WaitTime waitTime,
-		TimeoutPolicy onTimeout, boolean reentrant, HoldTime holdAtLeast) implements LockOperation {
+public record MutexOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
+		DurationTemplate waitTime, TimeoutPolicy onTimeout, boolean reentrant,
+		DurationTemplate holdAtLeast) implements LockOperation {
 
 	@Override
 	public LockKind kind() {

@@ -15,7 +15,6 @@ import org.springframework.core.ReactiveAdapter;
 
 import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockScope;
-import io.github.distlock.core.LockTimeoutException;
 
 /**
  * Runs locked calls of methods returning a reactive type (anything Spring's
@@ -113,12 +112,11 @@ final class ReactiveLockExecutor {
 	}
 
 	/**
-	 * What an acquisition gave: the lock, or a timeout (other failures are errors of the
-	 * acquisition's {@code Mono}).
+	 * What an acquisition gave: the lock, or what the call does instead of the method.
 	 */
 	private sealed interface Acquired {
 
-		/** The work, or what stands for it on timeout. */
+		/** The work, or what stands for it when the lock was not acquired. */
 		Publisher<?> run(MethodInvocation invocation, ReactiveAdapter adapter, boolean single);
 
 		Publisher<?> completed();
@@ -179,25 +177,22 @@ final class ReactiveLockExecutor {
 
 	}
 
-	private record TimedOut(LockCall call, LockTimeoutException timeout) implements Acquired {
+	/**
+	 * The lock was not acquired: the publisher of what the call does instead of the
+	 * method, as {@link NotAcquired} decided.
+	 */
+	private record Refused(NotAcquired outcome) implements Acquired {
 
 		@Override
 		public Publisher<?> run(MethodInvocation invocation, ReactiveAdapter adapter, boolean single) {
-			TimeoutPolicy policy = this.call.operation().onTimeout();
-			if (policy instanceof TimeoutPolicy.Skip) {
-				return Mono.empty();
+			Object returned;
+			try {
+				returned = this.outcome.proceedInstead(invocation);
 			}
-			if (policy instanceof TimeoutPolicy.Fallback fallback) {
-				Object returned;
-				try {
-					returned = LockOperationExecutor.invokeFallback(fallback, invocation, this.timeout);
-				}
-				catch (Throwable ex) {
-					return Mono.error(ex);
-				}
-				return (returned != null) ? adapter.toPublisher(returned) : Mono.empty();
+			catch (Throwable ex) {
+				return Mono.error(ex);
 			}
-			return Mono.error(this.timeout);
+			return (returned != null) ? adapter.toPublisher(returned) : Mono.empty();
 		}
 
 		@Override
@@ -264,16 +259,11 @@ final class ReactiveLockExecutor {
 				}
 				return;
 			}
-			Throwable cause = LockCall.unwrap((failure != null) ? failure : new IllegalStateException("No lock"));
 			if (!this.state.compareAndSet(WAITING, DELIVERED)) {
 				return;
 			}
-			if (cause instanceof LockTimeoutException timeout) {
-				this.sink.success(new TimedOut(this.call, this.call.timeout(timeout)));
-			}
-			else {
-				this.sink.error(this.call.described(cause));
-			}
+			this.sink.success(new Refused(
+					NotAcquired.decide(this.call, (failure != null) ? failure : new IllegalStateException("No lock"))));
 		}
 
 		private void cancel(CompletableFuture<? extends AutoCloseable> future) {

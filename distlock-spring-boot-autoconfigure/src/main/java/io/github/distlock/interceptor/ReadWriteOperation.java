@@ -15,13 +15,14 @@ import io.github.distlock.core.Locks;
  *
  * @param method the annotated method as declared on the target class
  * @param description the annotation and method, for messages
+ * @param returnType how long the method's work lasts, told by its return type
  * @param path the parsed path template
  * @param waitTime how long to wait
  * @param onTimeout what to do when the lock was not acquired in time
  * @param write whether this is the exclusive (write) side
  */
-public record ReadWriteOperation(Method method, String description, LockPathTemplate path, WaitTime waitTime,
-		TimeoutPolicy onTimeout, boolean write) implements LockOperation {
+public record ReadWriteOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
+		DurationTemplate waitTime, TimeoutPolicy onTimeout, boolean write) implements LockOperation {
 
 	@Override
 	public LockKind kind() {

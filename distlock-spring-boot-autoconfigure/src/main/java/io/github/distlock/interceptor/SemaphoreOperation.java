@@ -13,13 +13,14 @@ import io.github.distlock.core.Locks;
  *
  * @param method the annotated method as declared on the target class
  * @param description the annotation and method, for messages
+ * @param returnType how long the method's work lasts, told by its return type
  * @param path the parsed path template
  * @param waitTime how long to wait
  * @param onTimeout what to do when no permit was acquired in time
  * @param permits the number of permits, at least 1
  */
-public record SemaphoreOperation(Method method, String description, LockPathTemplate path, WaitTime waitTime,
-		TimeoutPolicy onTimeout, int permits) implements LockOperation {
+public record SemaphoreOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
+		DurationTemplate waitTime, TimeoutPolicy onTimeout, int permits) implements LockOperation {
 
 	@Override
 	public LockKind kind() {

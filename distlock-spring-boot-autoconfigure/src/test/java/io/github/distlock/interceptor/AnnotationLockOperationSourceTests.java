@@ -38,6 +38,7 @@ import io.github.distlock.core.Locks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Parsing and validation of {@code @DistributedLock}, without ZooKeeper.
@@ -61,7 +62,7 @@ class AnnotationLockOperationSourceTests {
 		LockOperation first = this.source.getOperation(method, Valid.class);
 		assertThat(first).isInstanceOf(MutexOperation.class).isSameAs(this.source.getOperation(method, Valid.class));
 		assertThat(first.path().template()).isEqualTo("orders/#{#id}/lines");
-		assertThat(first.waitTime()).isEqualTo(new WaitTime.Fixed(Duration.ofSeconds(2)));
+		assertThat(first.waitTime()).isEqualTo(new DurationTemplate.Fixed(Duration.ofSeconds(2)));
 		assertThat(((MutexOperation) first).reentrant()).isTrue();
 		assertThat(first.description()).isEqualTo(
 				"@DistributedLock(\"orders/#{#id}/lines\") on AnnotationLockOperationSourceTests.Valid.order(long)");
@@ -71,23 +72,23 @@ class AnnotationLockOperationSourceTests {
 	void pathAliasAndMetaAnnotationAreRead() {
 		LockOperation aliased = this.source.getOperation(method(Valid.class, "aliased"), Valid.class);
 		assertThat(aliased.path().template()).isEqualTo("reports/daily");
-		assertThat(aliased.waitTime()).isEqualTo(WaitTime.DEFAULT);
+		assertThat(aliased.waitTime()).isEqualTo(DurationTemplate.DEFAULT);
 		LockOperation composed = this.source.getOperation(method(Valid.class, "composed", String.class), Valid.class);
 		assertThat(composed.path().template()).isEqualTo("tenants/#{#tenant}");
-		assertThat(composed.waitTime()).isEqualTo(new WaitTime.Fixed(Duration.ZERO));
+		assertThat(composed.waitTime()).isEqualTo(new DurationTemplate.Fixed(Duration.ZERO));
 		assertThat(composed.onTimeout()).isEqualTo(TimeoutPolicy.SKIP);
 		assertThat(composed.description()).contains("via @TenantLock");
 	}
 
 	@Test
 	void waitTimeFormsAreParsed() {
-		assertThat(waitTime("0")).isEqualTo(new WaitTime.Fixed(Duration.ZERO));
-		assertThat(waitTime("-1")).isEqualTo(new WaitTime.Fixed(Locks.WAIT_FOREVER));
-		assertThat(waitTime("500ms")).isEqualTo(new WaitTime.Fixed(Duration.ofMillis(500)));
-		assertThat(waitTime(" 5s ")).isEqualTo(new WaitTime.Fixed(Duration.ofSeconds(5)));
-		assertThat(waitTime("PT5S")).isEqualTo(new WaitTime.Fixed(Duration.ofSeconds(5)));
-		assertThat(waitTime("#{'3s'}")).isInstanceOf(WaitTime.Evaluated.class);
-		assertThat(waitTime("#{'3'}s")).isInstanceOf(WaitTime.Evaluated.class);
+		assertThat(waitTime("0")).isEqualTo(new DurationTemplate.Fixed(Duration.ZERO));
+		assertThat(waitTime("-1")).isEqualTo(new DurationTemplate.Fixed(Locks.WAIT_FOREVER));
+		assertThat(waitTime("500ms")).isEqualTo(new DurationTemplate.Fixed(Duration.ofMillis(500)));
+		assertThat(waitTime(" 5s ")).isEqualTo(new DurationTemplate.Fixed(Duration.ofSeconds(5)));
+		assertThat(waitTime("PT5S")).isEqualTo(new DurationTemplate.Fixed(Duration.ofSeconds(5)));
+		assertThat(waitTime("#{'3s'}")).isInstanceOf(DurationTemplate.Evaluated.class);
+		assertThat(waitTime("#{'3'}s")).isInstanceOf(DurationTemplate.Evaluated.class);
 	}
 
 	@Test
@@ -97,7 +98,7 @@ class AnnotationLockOperationSourceTests {
 				(value) -> value.replace("${orders.wait}", "750ms").replace("${orders.bad}", "5 parsecs"));
 		this.source.setBeanFactory(beanFactory);
 		assertThat(operation(Placeholders.class, "good").waitTime())
-			.isEqualTo(new WaitTime.Fixed(Duration.ofMillis(750)));
+			.isEqualTo(new DurationTemplate.Fixed(Duration.ofMillis(750)));
 		assertThatExceptionOfType(LockConfigurationException.class)
 			.isThrownBy(() -> operation(Placeholders.class, "bad"))
 			.withMessageContaining("Placeholders.bad()")
@@ -117,6 +118,21 @@ class AnnotationLockOperationSourceTests {
 			.withMessageContaining("negative");
 		assertThatExceptionOfType(LockConfigurationException.class).isThrownBy(() -> evaluate("#{null}", context))
 			.withMessageContaining("null");
+	}
+
+	@Test
+	void waitTimeAndHoldAtLeastAreOneTemplateTypeThatOnlyLetsAWaitLastForever() {
+		DurationTemplate.Attribute wait = DurationTemplate.Attribute.WAIT_TIME;
+		DurationTemplate.Attribute hold = DurationTemplate.Attribute.HOLD_AT_LEAST;
+		assertThat(wait.whenEmpty()).isEqualTo(DurationTemplate.DEFAULT);
+		assertThat(hold.whenEmpty()).isEqualTo(DurationTemplate.NONE);
+		assertThat(wait.parse("-1")).isEqualTo(Locks.WAIT_FOREVER);
+		assertThat(wait.fromValue(-1)).isEqualTo(Locks.WAIT_FOREVER);
+		assertThat(hold.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+		assertThatIllegalArgumentException().isThrownBy(() -> hold.parse("-1")).withMessage("'-1' is negative");
+		assertThatIllegalArgumentException().isThrownBy(() -> hold.fromValue(-5)).withMessage("'-5' is negative");
+		assertThatIllegalArgumentException().isThrownBy(() -> wait.fromValue(-5))
+			.withMessage("'-5' is negative; only -1 (wait forever) may be");
 	}
 
 	@Test
@@ -161,19 +177,17 @@ class AnnotationLockOperationSourceTests {
 	}
 
 	@Test
-	void stagesAndPublishersAreLockedUntilTheirWorkEnds() {
-		assertThat(LockedReturnType.of(method(Async.class, "completable"), "test"))
-			.isEqualTo(new LockedReturnType.Stage(false));
-		assertThat(LockedReturnType.of(method(Async.class, "stage"), "test"))
-			.isEqualTo(new LockedReturnType.Stage(true));
-		assertThat(LockedReturnType.of(method(Async.class, "publisher"), "test"))
+	void stagesAndPublishersAreLockedUntilTheirWorkEndsAsTheParsedOperationSays() {
+		assertThat(operation(Async.class, "completable").returnType()).isEqualTo(new LockedReturnType.Stage(false));
+		assertThat(operation(Async.class, "stage").returnType()).isEqualTo(new LockedReturnType.Stage(true));
+		assertThat(operation(Async.class, "publisher").returnType())
 			.isInstanceOfSatisfying(LockedReturnType.Reactive.class, (reactive) -> {
 				assertThat(reactive.singleValue()).isFalse();
 				assertThat(reactive.suspending()).isFalse();
 			});
-		assertThat(LockedReturnType.of(method(Async.class, "mono"), "test")).isInstanceOfSatisfying(
-				LockedReturnType.Reactive.class, (reactive) -> assertThat(reactive.singleValue()).isTrue());
-		assertThat(LockedReturnType.of(method(Valid.class, "plain"), "test")).isEqualTo(LockedReturnType.SYNCHRONOUS);
+		assertThat(operation(Async.class, "mono").returnType()).isInstanceOfSatisfying(LockedReturnType.Reactive.class,
+				(reactive) -> assertThat(reactive.singleValue()).isTrue());
+		assertThat(operation(Valid.class, "order", long.class).returnType()).isEqualTo(LockedReturnType.SYNCHRONOUS);
 		assertThat(this.source.hasOperations(Async.class)).isTrue();
 	}
 
@@ -300,12 +314,12 @@ class AnnotationLockOperationSourceTests {
 	}
 
 	private Duration evaluate(String waitTime, EvaluationContext context) {
-		WaitTime parsed = waitTime(waitTime);
-		assertThat(parsed).isInstanceOf(WaitTime.Evaluated.class);
+		DurationTemplate parsed = waitTime(waitTime);
+		assertThat(parsed).isInstanceOf(DurationTemplate.Evaluated.class);
 		return parsed.resolve(() -> context, Duration.ofSeconds(9), "test");
 	}
 
-	private WaitTime waitTime(String text) {
+	private DurationTemplate waitTime(String text) {
 		// The annotation says ${wait}; the resolver stands for the environment.
 		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
 		beanFactory.addEmbeddedValueResolver((value) -> value.replace("${wait}", text));
@@ -320,8 +334,9 @@ class AnnotationLockOperationSourceTests {
 		beanFactory.addEmbeddedValueResolver((value) -> value.replace("${exports.permits}", "4"));
 		this.source.setBeanFactory(beanFactory);
 		LockOperation read = operation(OtherKinds.class, "read", String.class);
-		assertThat(read).isEqualTo(new ReadWriteOperation(read.method(), read.description(), read.path(),
-				new WaitTime.Fixed(Duration.ofSeconds(1)), TimeoutPolicy.SKIP, false));
+		assertThat(read)
+			.isEqualTo(new ReadWriteOperation(read.method(), read.description(), LockedReturnType.SYNCHRONOUS,
+					read.path(), new DurationTemplate.Fixed(Duration.ofSeconds(1)), TimeoutPolicy.SKIP, false));
 		assertThat(read.description())
 			.isEqualTo("@ReadLock(\"docs/#{#id}\") on AnnotationLockOperationSourceTests.OtherKinds.read(String)");
 		LockOperation write = operation(OtherKinds.class, "write", List.class);
