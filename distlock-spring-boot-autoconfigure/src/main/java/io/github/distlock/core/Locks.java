@@ -3,6 +3,7 @@ package io.github.distlock.core;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * Entry point of the programmatic API, and the bean applications inject. Every lock
@@ -152,5 +153,16 @@ public interface Locks {
 	 * @return the default wait time; negative means wait forever
 	 */
 	Duration defaultWaitTime();
+
+	/**
+	 * Where asynchronous acquisitions complete, and so where code chained to them runs:
+	 * for code that must run there even when it is chained to an acquisition that has
+	 * already completed (a dependent action of a completed future runs on the thread that
+	 * adds it).
+	 * @return the executor; by default one that runs a task on the calling thread
+	 */
+	default Executor completionExecutor() {
+		return Runnable::run;
+	}
 
 }

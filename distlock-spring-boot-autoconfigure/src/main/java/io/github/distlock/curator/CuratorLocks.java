@@ -169,6 +169,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.defaultWaitTime;
 	}
 
+	@Override
+	public Executor completionExecutor() {
+		return this.threads::complete;
+	}
+
 	/** Number of locks held now, as {@link #heldLocks()} would list them. */
 	public int heldCount() {
 		return this.session.holds().size();

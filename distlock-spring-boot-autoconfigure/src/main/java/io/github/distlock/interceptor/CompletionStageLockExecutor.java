@@ -78,7 +78,7 @@ final class CompletionStageLockExecutor {
 					cancelled(acquisition);
 				}
 			});
-			acquisition.whenComplete(this::acquired);
+			this.call.whenAcquired(acquisition, this::acquired);
 		}
 
 		private void cancelled(CompletableFuture<? extends AutoCloseable> acquisition) {

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -73,6 +75,29 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	/**
+	 * Run an action when an acquisition of this call completes, on the thread that
+	 * completed it (the engine's executor), or, when it had completed already as the
+	 * action was added, on the engine's completion executor: never on the caller, which a
+	 * loaded machine can leave behind a fast grant.
+	 * @param acquisition the acquisition, from {@link #acquireAsync}
+	 * @param action what to do with the handle or the failure
+	 */
+	<T> void whenAcquired(CompletableFuture<T> acquisition,
+			BiConsumer<? super @Nullable T, ? super @Nullable Throwable> action) {
+		Thread adding = Thread.currentThread();
+		AtomicBoolean addingNow = new AtomicBoolean(true);
+		acquisition.whenComplete((value, failure) -> {
+			if (addingNow.get() && Thread.currentThread() == adding) {
+				this.locks.completionExecutor().execute(() -> action.accept(value, failure));
+			}
+			else {
+				action.accept(value, failure);
+			}
+		});
+		addingNow.set(false);
 	}
 
 	private ClusterLock lock(LockPath path) {

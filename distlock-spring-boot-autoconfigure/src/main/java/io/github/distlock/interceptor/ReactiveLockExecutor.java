@@ -245,7 +245,7 @@ final class ReactiveLockExecutor {
 		void start() {
 			CompletableFuture<? extends AutoCloseable> future = this.call.acquireAsync(this.scope);
 			this.sink.onCancel(() -> cancel(future));
-			future.whenComplete(this::complete);
+			this.call.whenAcquired(future, this::complete);
 		}
 
 		private void complete(@Nullable AutoCloseable handle, @Nullable Throwable failure) {
