@@ -20,6 +20,7 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.Locks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An application with the starter and this one dependency, nothing else, starts the
@@ -47,6 +48,7 @@ class EmbeddedZookeeperDependencyTests {
 				assertThat(lock.fencingToken()).isPositive();
 			}
 		}
+		awaitServerThreadsEnded();
 		String log = output.getAll();
 		// The output is captured: distlock's own warning about the development server
 		// is there.
@@ -65,7 +67,22 @@ class EmbeddedZookeeperDependencyTests {
 				"--distlock.zookeeper.embedded.port=0", "--logging.level.org.apache.zookeeper=info")) {
 			assertThat(context.getBean(Locks.class)).isNotNull();
 		}
+		// Its last line at INFO is not left to the output of the next test.
+		awaitServerThreadsEnded();
 		assertThat(ZOOKEEPER_INFO.matcher(output.getAll()).find()).isTrue();
+	}
+
+	/**
+	 * Wait until the server's session tracker has ended: the server's close does not wait
+	 * for it, and it logs its last line ("exited loop!") as it ends, which a loaded
+	 * machine delays past the context's close.
+	 */
+	private static void awaitServerThreadsEnded() {
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.noneMatch((thread) -> thread.getName().equals("SessionTracker")));
 	}
 
 	@Configuration(proxyBeanMethods = false)
