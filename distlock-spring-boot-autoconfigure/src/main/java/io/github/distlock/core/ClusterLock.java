@@ -1,10 +1,7 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 /**
  * One lock in the cluster, at one path. Obtained from {@link Locks}; cheap to obtain, so
@@ -19,7 +16,7 @@ import java.util.function.Supplier;
  * {@link #acquire(Duration)}, the given scope for
  * {@link #acquireAsync(Duration, LockScope)}.
  */
-public interface ClusterLock {
+public interface ClusterLock extends Acquirable<LockHandle> {
 
 	/** Path of this lock relative to the lock root. */
 	LockPath path();
@@ -39,6 +36,7 @@ public interface ClusterLock {
 	 * (the attempt is then abandoned and the thread's interrupt flag stays set)
 	 * @throws LockLostException if the thread holds this lock and it is no longer held
 	 */
+	@Override
 	LockHandle acquire(Duration waitTime);
 
 	/**
@@ -54,6 +52,7 @@ public interface ClusterLock {
 	 * @param waitTime how long to wait; zero tries once, negative waits forever
 	 * @return the future handle
 	 */
+	@Override
 	CompletableFuture<LockHandle> acquireAsync(Duration waitTime);
 
 	/**
@@ -65,76 +64,8 @@ public interface ClusterLock {
 	 * @param scope who holds the lock, for reentrancy and {@link LockContext}
 	 * @return the future handle
 	 */
+	@Override
 	CompletableFuture<LockHandle> acquireAsync(Duration waitTime, LockScope scope);
-
-	/**
-	 * Acquire the lock within the given time, or return an empty optional.
-	 * @param waitTime how long to wait; zero tries once, negative waits forever
-	 * @return the handle of the held lock, or empty if it was not acquired in time
-	 * @throws LockReentryException if the lock is not reentrant and the current thread
-	 * holds it
-	 * @throws LockAcquisitionException if ZooKeeper failed or the thread was interrupted
-	 */
-	default Optional<LockHandle> tryAcquire(Duration waitTime) {
-		try {
-			return Optional.of(acquire(waitTime));
-		}
-		catch (LockTimeoutException ex) {
-			return Optional.empty();
-		}
-	}
-
-	/**
-	 * Run the action while holding the lock, and release it afterwards. For an action
-	 * that throws no checked exception, {@link #invoke(Duration, Supplier)} and
-	 * {@link #invoke(Duration, Runnable)} spare the caller the {@code throws Exception}.
-	 * @param <T> the result type
-	 * @param waitTime how long to wait for the lock
-	 * @param action the action to run under the lock
-	 * @return the action's result
-	 * @throws LockTimeoutException if the lock was not acquired in time (the action did
-	 * not run)
-	 * @throws Exception whatever the action threw
-	 */
-	default <T> T execute(Duration waitTime, Callable<T> action) throws Exception {
-		try (LockHandle handle = acquire(waitTime)) {
-			return action.call();
-		}
-	}
-
-	/**
-	 * Return what the action supplies, computed while holding the lock; the lock is
-	 * released afterwards. For actions that throw no checked exception, so that the
-	 * caller need not handle {@code Exception} (the shape of Spring's
-	 * {@code RetryOperations.invoke}).
-	 * @param <T> the result type
-	 * @param waitTime how long to wait for the lock; zero tries once, negative waits
-	 * forever
-	 * @param action the action to run under the lock
-	 * @return the action's result
-	 * @throws LockTimeoutException if the lock was not acquired in time (the action did
-	 * not run)
-	 */
-	default <T> T invoke(Duration waitTime, Supplier<T> action) {
-		try (LockHandle handle = acquire(waitTime)) {
-			return action.get();
-		}
-	}
-
-	/**
-	 * Run the action while holding the lock, and release it afterwards. For actions that
-	 * return nothing and throw no checked exception.
-	 * @param waitTime how long to wait for the lock; zero tries once, negative waits
-	 * forever
-	 * @param action the action to run under the lock
-	 * @throws LockTimeoutException if the lock was not acquired in time (the action did
-	 * not run)
-	 */
-	default void invoke(Duration waitTime, Runnable action) {
-		try (LockHandle handle = acquire(waitTime)) {
-			action.run();
-		}
-	}
 
 	/** Whether the current thread holds this lock. */
 	boolean isHeldByCurrentThread();

@@ -2,19 +2,21 @@ package io.github.distlock.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A held lock. Closing the handle releases the lock; closing it again does nothing. A
- * handle belongs to the acquisition, not to a thread: any thread may close it.
+ * The handle of one held lock. Closing the handle releases the lock; closing it again
+ * does nothing. A handle belongs to the acquisition, not to a thread: any thread may
+ * close it.
  * <p>
  * Closing sends the release to ZooKeeper without waiting for its answer: ZooKeeper
  * handles one session's requests in order, so a later acquisition by this application
  * always comes after the release. A caller that must know the release reached ZooKeeper
  * (before handing work to another process, say) uses {@link #closeAsync()}.
  */
-public interface LockHandle extends AutoCloseable {
+public interface LockHandle extends Handle {
 
 	/** Path of the held lock relative to the lock root. */
 	LockPath path();
@@ -35,25 +37,32 @@ public interface LockHandle extends AutoCloseable {
 	long fencingToken();
 
 	/** When the lock was acquired (the outermost acquisition, for a reentrant one). */
+	@Override
 	Instant acquiredAt();
+
+	/**
+	 * This handle alone.
+	 * @return a list of this handle
+	 */
+	@Override
+	default List<LockHandle> handles() {
+		return List.of(this);
+	}
 
 	/**
 	 * What the holder knows about the lock now: {@link LockState#HELD} until it is
 	 * released or the connection to ZooKeeper is suspended or lost.
 	 * @return the state
 	 */
+	@Override
 	LockState state();
-
-	/** Whether the lock is {@link LockState#HELD}. */
-	default boolean isHeld() {
-		return state() == LockState.HELD;
-	}
 
 	/**
 	 * Check that the lock is still held; call it before an action that must not happen
 	 * without the lock.
 	 * @throws LockLostException if it is not
 	 */
+	@Override
 	default void assertHeld() {
 		LockState state = state();
 		if (state != LockState.HELD) {
@@ -78,6 +87,7 @@ public interface LockHandle extends AutoCloseable {
 	 * once.
 	 * @param delay how long to keep the lock before releasing it
 	 */
+	@Override
 	default void closeAfter(Duration delay) {
 		if (delay.isNegative() || delay.isZero()) {
 			close();
@@ -94,6 +104,7 @@ public interface LockHandle extends AutoCloseable {
 	 * @return the confirmation; completes exceptionally with a
 	 * {@link LockReleaseException} if ZooKeeper refused the delete
 	 */
+	@Override
 	CompletableFuture<Void> closeAsync();
 
 }

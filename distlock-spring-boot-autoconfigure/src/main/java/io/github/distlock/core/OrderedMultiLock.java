@@ -175,7 +175,7 @@ final class OrderedMultiLock implements MultiLock {
 						return;
 					}
 				}
-				Handle handle = new Handle(this.held);
+				MultiLockHandle handle = new SetHandle(this.held);
 				if (!this.result.complete(handle)) {
 					handle.close();
 				}
@@ -226,9 +226,9 @@ final class OrderedMultiLock implements MultiLock {
 
 	}
 
-	private record Handle(List<LockHandle> handles) implements MultiLockHandle {
+	private record SetHandle(List<LockHandle> handles) implements MultiLockHandle {
 
-		Handle(List<LockHandle> handles) {
+		SetHandle(List<LockHandle> handles) {
 			this.handles = List.copyOf(handles);
 		}
 

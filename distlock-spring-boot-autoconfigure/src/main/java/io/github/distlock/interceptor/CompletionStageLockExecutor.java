@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import io.github.distlock.core.Handle;
 import io.github.distlock.core.LockScope;
 import io.github.distlock.core.LockTimeoutException;
 
@@ -59,7 +60,7 @@ final class CompletionStageLockExecutor {
 		private final CompletableFuture<@Nullable Object> result;
 
 		// Guarded by this: the held lock, and the method's stage once it returned.
-		private @Nullable AutoCloseable handle;
+		private @Nullable Handle handle;
 
 		private @Nullable CompletionStage<?> work;
 
@@ -72,7 +73,7 @@ final class CompletionStageLockExecutor {
 		}
 
 		void start() {
-			CompletableFuture<? extends AutoCloseable> acquisition = this.call.acquireAsync(this.scope);
+			CompletableFuture<? extends Handle> acquisition = this.call.acquireAsync(this.scope);
 			this.result.whenComplete((value, ex) -> {
 				if (ex instanceof CancellationException) {
 					cancelled(acquisition);
@@ -81,8 +82,8 @@ final class CompletionStageLockExecutor {
 			this.call.whenAcquired(acquisition, this::acquired);
 		}
 
-		private void cancelled(CompletableFuture<? extends AutoCloseable> acquisition) {
-			AutoCloseable held;
+		private void cancelled(CompletableFuture<? extends Handle> acquisition) {
+			Handle held;
 			CompletionStage<?> running;
 			synchronized (this) {
 				held = this.handle;
@@ -103,7 +104,7 @@ final class CompletionStageLockExecutor {
 			LockCall.release(held, null);
 		}
 
-		private void acquired(@Nullable AutoCloseable granted, @Nullable Throwable failure) {
+		private void acquired(@Nullable Handle granted, @Nullable Throwable failure) {
 			if (granted == null) {
 				notAcquired(LockCall.unwrap((failure != null) ? failure : new IllegalStateException("No lock")));
 				return;
@@ -145,7 +146,7 @@ final class CompletionStageLockExecutor {
 			stage.whenComplete((value, ex) -> finish(granted, value, ex));
 		}
 
-		private void finish(AutoCloseable granted, @Nullable Object value, @Nullable Throwable failure) {
+		private void finish(Handle granted, @Nullable Object value, @Nullable Throwable failure) {
 			if (failure != null) {
 				Throwable cause = LockCall.unwrap(failure);
 				this.call.releaseAfterFailure(granted, cause);

@@ -12,7 +12,9 @@ import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.distlock.core.Acquirable;
 import io.github.distlock.core.ClusterLock;
+import io.github.distlock.core.Handle;
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
@@ -51,11 +53,8 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	 * @throws RuntimeException if it was not acquired, as the engine words it: what the
 	 * call does then is {@linkplain NotAcquired#decide decided} from it
 	 */
-	AutoCloseable acquire() {
-		if (this.paths.size() == 1) {
-			return lock(this.paths.get(0)).acquire(this.waitTime);
-		}
-		return this.locks.multi(members()).acquire(this.waitTime);
+	Handle acquire() {
+		return acquirable().acquire(this.waitTime);
 	}
 
 	/**
@@ -65,12 +64,9 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	 * @param scope who holds the lock
 	 * @return the future handle: a {@link LockHandle} or a {@link MultiLockHandle}
 	 */
-	CompletableFuture<? extends AutoCloseable> acquireAsync(LockScope scope) {
+	CompletableFuture<? extends Handle> acquireAsync(LockScope scope) {
 		try {
-			if (this.paths.size() == 1) {
-				return lock(this.paths.get(0)).acquireAsync(this.waitTime, scope);
-			}
-			return this.locks.multi(members()).acquireAsync(this.waitTime, scope);
+			return acquirable().acquireAsync(this.waitTime, scope);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -100,16 +96,16 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 		addingNow.set(false);
 	}
 
-	private ClusterLock lock(LockPath path) {
-		return this.operation.lock(this.locks, path);
-	}
-
-	private List<ClusterLock> members() {
+	/** The lock of the one path, or the multi-lock of several. */
+	private Acquirable<?> acquirable() {
+		if (this.paths.size() == 1) {
+			return this.operation.lock(this.locks, this.paths.get(0));
+		}
 		List<ClusterLock> members = new ArrayList<>(this.paths.size());
 		for (LockPath path : this.paths) {
-			members.add(lock(path));
+			members.add(this.operation.lock(this.locks, path));
 		}
-		return members;
+		return this.locks.multi(members);
 	}
 
 	/**
@@ -163,12 +159,8 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	 * @param handle the handle of the call
 	 * @return the exception to report, or {@code null} if every lock is still held
 	 */
-	@Nullable LockLostException lossOf(AutoCloseable handle) {
-		if (handle instanceof LockHandle single) {
-			// The common case, checked without building a list.
-			return (single.state() == LockState.HELD) ? null : lossOf(List.of(single));
-		}
-		return lossOf(((MultiLockHandle) handle).handles());
+	@Nullable LockLostException lossOf(Handle handle) {
+		return (handle.state() == LockState.HELD) ? null : lossOf(handle.handles());
 	}
 
 	private @Nullable LockLostException lossOf(List<? extends LockHandle> handles) {
@@ -195,12 +187,12 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	 * @return the exception the caller gets instead of the result: the lock was lost
 	 * while the work ran, or could not be released; {@code null} if all went well
 	 */
-	@Nullable RuntimeException releaseAfterSuccess(AutoCloseable handle) {
+	@Nullable RuntimeException releaseAfterSuccess(Handle handle) {
 		LockLostException lost = lossOf(handle);
 		try {
 			closeHoldingAtLeast(handle, lost == null);
 		}
-		catch (Exception ex) {
+		catch (RuntimeException ex) {
 			if (lost != null) {
 				lost.addSuppressed(ex);
 				return lost;
@@ -218,7 +210,7 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	 * @param handle the handle of the call
 	 * @param failure the method's exception
 	 */
-	void releaseAfterFailure(AutoCloseable handle, Throwable failure) {
+	void releaseAfterFailure(Handle handle, Throwable failure) {
 		LockLostException lost = lossOf(handle);
 		// A transaction rolled back for the loss already says so.
 		if (lost != null && !(failure instanceof LockLostException)) {
@@ -227,7 +219,7 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 		try {
 			closeHoldingAtLeast(handle, lost == null);
 		}
-		catch (Exception ex) {
+		catch (RuntimeException ex) {
 			failure.addSuppressed(ex);
 		}
 	}
@@ -236,24 +228,12 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	 * Release the lock now, or, with {@code holdAtLeast}, once that long has passed since
 	 * it was acquired (a lock that is not held any more is released at once).
 	 */
-	private void closeHoldingAtLeast(AutoCloseable handle, boolean held) throws Exception {
+	private void closeHoldingAtLeast(Handle handle, boolean held) {
 		if (!held || this.holdAtLeast.isZero()) {
 			handle.close();
 			return;
 		}
-		if (handle instanceof LockHandle single) {
-			single.closeAfter(remaining(single.acquiredAt()));
-		}
-		else if (handle instanceof MultiLockHandle multi) {
-			multi.closeAfter(remaining(multi.handles().get(0).acquiredAt()));
-		}
-		else {
-			handle.close();
-		}
-	}
-
-	private Duration remaining(Instant acquiredAt) {
-		return this.holdAtLeast.minus(Duration.between(acquiredAt, Instant.now()));
+		handle.closeAfter(this.holdAtLeast.minus(Duration.between(handle.acquiredAt(), Instant.now())));
 	}
 
 	/**
@@ -261,11 +241,11 @@ record LockCall(LockOperation operation, Locks locks, List<LockPath> paths, Dura
 	 * @param handle the handle of the call
 	 * @param failure where a release failure goes, or {@code null} to drop it
 	 */
-	static void release(AutoCloseable handle, @Nullable Throwable failure) {
+	static void release(Handle handle, @Nullable Throwable failure) {
 		try {
 			handle.close();
 		}
-		catch (Exception ex) {
+		catch (RuntimeException ex) {
 			if (failure != null) {
 				failure.addSuppressed(ex);
 			}

@@ -13,6 +13,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.util.function.SingletonSupplier;
 
+import io.github.distlock.core.Handle;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
@@ -66,7 +67,7 @@ final class LockOperationExecutor {
 	private @Nullable Object executeSynchronously(LockOperation operation, MethodInvocation invocation,
 			Class<?> targetClass) throws Throwable {
 		LockCall call = prepare(operation, invocation, targetClass, "this thread");
-		AutoCloseable handle;
+		Handle handle;
 		try {
 			handle = call.acquire();
 		}

@@ -13,6 +13,7 @@ import reactor.util.context.ContextView;
 
 import org.springframework.core.ReactiveAdapter;
 
+import io.github.distlock.core.Handle;
 import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockScope;
 
@@ -127,7 +128,7 @@ final class ReactiveLockExecutor {
 
 	}
 
-	private record Held(LockCall call, AutoCloseable handle) implements Acquired {
+	private record Held(LockCall call, Handle handle) implements Acquired {
 
 		@Override
 		public Publisher<?> run(MethodInvocation invocation, ReactiveAdapter adapter, boolean single) {
@@ -234,7 +235,7 @@ final class ReactiveLockExecutor {
 
 		private final AtomicInteger state = new AtomicInteger(WAITING);
 
-		private volatile @Nullable AutoCloseable delivered;
+		private volatile @Nullable Handle delivered;
 
 		Acquisition(LockCall call, LockScope scope, MonoSink<Acquired> sink) {
 			this.call = call;
@@ -243,12 +244,12 @@ final class ReactiveLockExecutor {
 		}
 
 		void start() {
-			CompletableFuture<? extends AutoCloseable> future = this.call.acquireAsync(this.scope);
+			CompletableFuture<? extends Handle> future = this.call.acquireAsync(this.scope);
 			this.sink.onCancel(() -> cancel(future));
 			this.call.whenAcquired(future, this::complete);
 		}
 
-		private void complete(@Nullable AutoCloseable handle, @Nullable Throwable failure) {
+		private void complete(@Nullable Handle handle, @Nullable Throwable failure) {
 			if (handle != null) {
 				this.delivered = handle;
 				if (this.state.compareAndSet(WAITING, DELIVERED)) {
@@ -266,7 +267,7 @@ final class ReactiveLockExecutor {
 					NotAcquired.decide(this.call, (failure != null) ? failure : new IllegalStateException("No lock"))));
 		}
 
-		private void cancel(CompletableFuture<? extends AutoCloseable> future) {
+		private void cancel(CompletableFuture<? extends Handle> future) {
 			int previous = this.state.getAndSet(CANCELLED);
 			if (previous == WAITING) {
 				// If the lock was granted at this moment, complete() releases it.
@@ -275,7 +276,7 @@ final class ReactiveLockExecutor {
 			else if (previous == DELIVERED) {
 				// Cancelled while the lock was being handed over: the subscription may
 				// drop it. Releasing twice is harmless.
-				AutoCloseable handle = this.delivered;
+				Handle handle = this.delivered;
 				if (handle != null) {
 					LockCall.release(handle, null);
 				}

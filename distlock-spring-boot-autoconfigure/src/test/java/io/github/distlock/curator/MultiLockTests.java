@@ -11,7 +11,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.distlock.core.Handle;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockLostException;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.MultiLock;
 import io.github.distlock.core.MultiLockHandle;
@@ -115,6 +118,34 @@ class MultiLockTests {
 		System.out.println("[measure] multi-lock with one deadline of 1000 ms: gave up after " + elapsedMillis + " ms");
 		assertThat(elapsedMillis).isGreaterThanOrEqualTo(1000L).isLessThan(1700L);
 		b.close();
+	}
+
+	@Test
+	void theSetsHandleReadsAsOneHandle() {
+		MultiLockHandle handle = accounts(this.node1, "a", "b").acquire(Duration.ofSeconds(5));
+		Handle asHandle = handle;
+		assertThat(asHandle.state()).isEqualTo(LockState.HELD);
+		assertThat(asHandle.acquiredAt()).isEqualTo(handle.handles().get(1).acquiredAt())
+			.isAfterOrEqualTo(handle.handles().get(0).acquiredAt());
+		asHandle.assertHeld();
+		asHandle.close();
+		assertThat(asHandle.state()).isEqualTo(LockState.RELEASED);
+		assertThat(asHandle.isHeld()).isFalse();
+	}
+
+	@Test
+	void theSetsHandleIsLostWhenOneOfItsLocksIs() throws Exception {
+		LockHandle a = this.node2.mutex("accounts/a").acquire(Duration.ofSeconds(5));
+		a.close();
+		MultiLockHandle handle = this.node1
+			.multi(List.of(this.node1.mutex("accounts/a"), this.node2.mutex("accounts/b")))
+			.acquire(Duration.ofSeconds(5));
+		Faults.killSession(this.node2.client());
+		await().atMost(Duration.ofSeconds(10)).until(() -> handle.state() == LockState.LOST);
+		assertThat(handle.handles().get(0).state()).isEqualTo(LockState.HELD);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::assertHeld)
+			.withMessageContaining("accounts/b");
+		handle.close();
 	}
 
 }
