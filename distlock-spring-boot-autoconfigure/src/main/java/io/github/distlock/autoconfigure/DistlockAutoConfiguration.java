@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
+import io.github.distlock.autoconfigure.security.ZookeeperSecurityConfigurer;
 import io.github.distlock.core.Locks;
 import io.github.distlock.curator.CuratorLocks;
 
