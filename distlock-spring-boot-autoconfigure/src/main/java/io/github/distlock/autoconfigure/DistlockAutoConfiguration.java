@@ -113,7 +113,8 @@ public final class DistlockAutoConfiguration {
 		Duration waitTime = PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime());
 		String applicationName = environment.getProperty("spring.application.name", "application");
 		return new CuratorLocks(curatorFramework, waitTime, applicationName,
-				properties.getLock().getConnectionLossPolicy(), taskThreads.executor());
+				properties.getLock().getConnectionLossPolicy(), taskThreads.executor(),
+				new PropertiesAccessDeniedAdvice());
 	}
 
 }
