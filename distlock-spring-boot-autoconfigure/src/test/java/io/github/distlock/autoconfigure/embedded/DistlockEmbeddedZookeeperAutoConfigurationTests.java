@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.embedded;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -21,6 +21,9 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
+import io.github.distlock.autoconfigure.ZookeeperConnectionDetails;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -37,10 +40,12 @@ class DistlockEmbeddedZookeeperAutoConfigurationTests {
 
 	@Test
 	void embeddedServerIsOffUnlessAsked() {
-		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:1")
-			.run((context) -> assertThat(context).hasNotFailed()
+		this.contextRunner.withPropertyValues("distlock.zookeeper.connect-string=127.0.0.1:1").run((context) -> {
+			assertThat(context).hasNotFailed()
 				.doesNotHaveBean(EmbeddedZookeeperServer.class)
-				.hasSingleBean(PropertiesZookeeperConnectionDetails.class));
+				.doesNotHaveBean(DistlockEmbeddedZookeeperAutoConfiguration.EmbeddedZookeeperConnectionDetails.class);
+			assertThat(context.getBean(ZookeeperConnectionDetails.class).getConnectString()).isEqualTo("127.0.0.1:1");
+		});
 	}
 
 	@Test

@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.actuate;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
@@ -16,6 +16,8 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.LeadershipMetrics;
 import io.github.distlock.actuate.LockMetrics;
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
+import io.github.distlock.autoconfigure.leadership.DistlockLeadershipAutoConfiguration;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.curator.CuratorLocks;
 

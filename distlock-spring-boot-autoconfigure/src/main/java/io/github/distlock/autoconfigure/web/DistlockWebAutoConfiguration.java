@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.web;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ProblemDetail;
 
+import io.github.distlock.autoconfigure.DistlockProperties;
+import io.github.distlock.autoconfigure.PropertyChecks;
 import io.github.distlock.web.LockProblemDetailsExceptionHandler;
 
 /**

@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.embedded;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.Locks;
 

@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.actuate;
 
 import java.time.Duration;
 
@@ -14,6 +14,9 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistlockHealthIndicator;
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
+import io.github.distlock.autoconfigure.DistlockProperties;
+import io.github.distlock.autoconfigure.PropertyChecks;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 

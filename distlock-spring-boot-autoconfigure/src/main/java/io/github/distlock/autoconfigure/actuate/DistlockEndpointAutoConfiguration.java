@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.actuate;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.DistlockEndpoint;
 import io.github.distlock.actuate.DistlockEndpointWebExtension;
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 

@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.security;
 
 import java.io.IOException;
 import java.io.OutputStream;

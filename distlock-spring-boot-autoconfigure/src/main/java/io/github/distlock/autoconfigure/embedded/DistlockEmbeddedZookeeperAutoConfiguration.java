@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.embedded;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -9,6 +9,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.io.ResourceLoader;
+
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
+import io.github.distlock.autoconfigure.DistlockProperties;
+import io.github.distlock.autoconfigure.PropertyChecks;
+import io.github.distlock.autoconfigure.ZookeeperConnectionDetails;
 
 /**
  * {@link AutoConfiguration Auto-configuration} of a ZooKeeper server inside the

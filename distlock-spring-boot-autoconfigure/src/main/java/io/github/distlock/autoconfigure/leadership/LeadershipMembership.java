@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.leadership;
 
 import java.util.ArrayList;
 import java.util.List;

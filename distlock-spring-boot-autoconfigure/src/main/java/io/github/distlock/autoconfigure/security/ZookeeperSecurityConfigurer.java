@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.security;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,6 +18,8 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslOptions;
 import org.springframework.util.StringUtils;
 
+import io.github.distlock.autoconfigure.DistlockProperties;
+import io.github.distlock.autoconfigure.ZookeeperConnectionDetails;
 import io.github.distlock.autoconfigure.ZookeeperConnectionDetails.Authentication;
 
 /**
@@ -27,8 +29,11 @@ import io.github.distlock.autoconfigure.ZookeeperConnectionDetails.Authenticatio
  * <p>
  * Closing it deletes the temporary store files written for TLS, so it must outlive the
  * client.
+ * <p>
+ * Public only for {@link io.github.distlock.autoconfigure.DistlockAutoConfiguration},
+ * which builds the client with it; not meant for applications.
  */
-final class ZookeeperSecurityConfigurer implements AutoCloseable {
+public final class ZookeeperSecurityConfigurer implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ZookeeperSecurityConfigurer.class);
 
@@ -45,7 +50,15 @@ final class ZookeeperSecurityConfigurer implements AutoCloseable {
 
 	private final @Nullable ZKClientConfig clientConfig;
 
-	ZookeeperSecurityConfigurer(DistlockProperties.Zookeeper properties, ZookeeperConnectionDetails connectionDetails) {
+	/**
+	 * Resolve the settings, checking them, and write the TLS store files if a bundle is
+	 * configured.
+	 * @param properties the {@code distlock.zookeeper.*} properties
+	 * @param connectionDetails the connection details, for the authentication and the SSL
+	 * bundle
+	 */
+	public ZookeeperSecurityConfigurer(DistlockProperties.Zookeeper properties,
+			ZookeeperConnectionDetails connectionDetails) {
 		this.authentication = connectionDetails.getAuthentication();
 		SslBundle sslBundle = connectionDetails.getSslBundle();
 		DistlockProperties.Sasl sasl = properties.getSasl();
@@ -63,7 +76,7 @@ final class ZookeeperSecurityConfigurer implements AutoCloseable {
 	 * Apply the settings to the builder.
 	 * @param builder the builder of the client
 	 */
-	void configure(CuratorFrameworkFactory.Builder builder) {
+	public void configure(CuratorFrameworkFactory.Builder builder) {
 		if (this.authentication != null) {
 			builder.authorization(this.authentication.scheme(),
 					this.authentication.data().getBytes(StandardCharsets.UTF_8));

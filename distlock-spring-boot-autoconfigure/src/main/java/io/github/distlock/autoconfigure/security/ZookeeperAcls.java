@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.security;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 import io.github.distlock.autoconfigure.DistlockProperties.AclMode;
+import io.github.distlock.autoconfigure.DistlockProperties;
 
 /**
  * The ACLs distlock gives the nodes it creates, from {@code distlock.zookeeper.acl.*}.

@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.embedded;
 
 /**
  * The embedded development ZooKeeper server cannot start: a dependency it needs is

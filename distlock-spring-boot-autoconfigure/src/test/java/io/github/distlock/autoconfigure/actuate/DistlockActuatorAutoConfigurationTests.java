@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.actuate;
 
 import java.time.Duration;
 
@@ -18,6 +18,7 @@ import io.github.distlock.actuate.DistlockEndpointWebExtension;
 import io.github.distlock.actuate.DistlockHealthIndicator;
 import io.github.distlock.actuate.LockMetrics;
 import io.github.distlock.actuate.LockObservations;
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.testsupport.DistlockContextRunners;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 

@@ -1,4 +1,4 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.autoconfigure.actuate;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
@@ -11,6 +11,7 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.LockObservations;
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.curator.CuratorLocks;
 
 /**
