@@ -18,20 +18,20 @@ import io.github.distlock.core.LockPath;
 /**
  * Where the time of one uncontended cycle goes, step by step, on one clock: the caller's
  * start and return, each request's write to the server and the read of its answer (seen
- * by a {@link LatencyRelay} that only forwards, in the same JVM), the moment Curator
- * handles each answer (its tracer), and for distlock the moments its listener hears of
- * the attempt, the grant handed to the caller and the release. For each step the median
- * time since the call is printed, and what lies between two steps is the client's (the
- * library, the ZooKeeper client's threads, waking the caller) or the server's (from a
- * request's write to its answer).
+ * by the {@link ZooKeeperTraffic} tap of a relay that only forwards, in the same JVM),
+ * the moment Curator handles each answer (its tracer), and for distlock the moments its
+ * listener hears of the attempt, the grant handed to the caller and the release. For each
+ * step the median time since the call is printed, and what lies between two steps is the
+ * client's (the library, the ZooKeeper client's threads, waking the caller) or the
+ * server's (from a request's write to its answer).
  */
 final class CycleTimeline {
 
 	private CycleTimeline() {
 	}
 
-	static void run(LatencyRelay relay, List<Map.Entry<String, MutexContender>> contenders, String key, int cycles)
-			throws Exception {
+	static void run(ZooKeeperTraffic traffic, List<Map.Entry<String, MutexContender>> contenders, String key,
+			int cycles) throws Exception {
 		System.out.printf(Locale.ROOT,
 				"timeline of a cycle (%d cycles each, median time since the call, us; 'answered' is the relay's read "
 						+ "of the answer, 'handled' Curator's handling of it):%n",
@@ -47,7 +47,7 @@ final class CycleTimeline {
 				contender.cycle(key);
 				contender.settle();
 			}
-			relay.startRecording();
+			traffic.startRecording();
 			marks.recording = true;
 			for (int i = 0; i < cycles; i++) {
 				marks.cycle = i;
@@ -57,8 +57,8 @@ final class CycleTimeline {
 				contender.settle();
 			}
 			marks.recording = false;
-			relay.stopRecording();
-			report(entry.getKey(), calls, marks, relay.requests(session));
+			traffic.stopRecording();
+			report(entry.getKey(), calls, marks, traffic.requests(session));
 		}
 	}
 
@@ -71,7 +71,7 @@ final class CycleTimeline {
 		int cycle = 0;
 		Map<String, Integer> seen = new HashMap<>();
 		for (long[] request : requests) {
-			String op = LatencyRelay.opName((int) request[0]);
+			String op = ZooKeeperTraffic.opName((int) request[0]);
 			if (op.equals("exists") || op.equals("ping")) {
 				continue;
 			}

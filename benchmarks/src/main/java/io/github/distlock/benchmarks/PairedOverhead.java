@@ -4,14 +4,15 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+
+import io.github.distlock.relay.TcpRelay;
 
 /**
  * The time of {@code @DistributedLock}'s uncontended cycle against raw Curator's,
@@ -45,8 +48,8 @@ import org.apache.curator.test.TestingServer;
  * {@code bench.dataDir} (where the server's data directory is created, by default the
  * temporary directory; it must be on the disk to be measured when fsync is on),
  * {@code bench.relayMicros} (absent: the clients connect to the server directly; a
- * number: through a {@link LatencyRelay} that adds that many microseconds each way, 0
- * only forwarding, which lets the relay time the server's answers),
+ * number: through a {@link TcpRelay} that adds that many microseconds each way, 0 only
+ * forwarding, whose tap ({@link ZooKeeperTraffic}) times the server's answers),
  * {@code bench.soloCycles} (3 000: cycles of each contender alone, for the CPU
  * breakdown).
  * <p>
@@ -84,12 +87,13 @@ final class PairedOverhead {
 		String baseline = (args.length > 0) ? args[0] : RawCuratorContender.NAME;
 		String candidateName = (args.length > 1) ? args[1] : AnnotationContender.NAME;
 		String candidate = candidateName.equals(baseline) ? candidateName + " (2)" : candidateName;
+		ZooKeeperTraffic traffic = new ZooKeeperTraffic();
 		try (TestingServer server = new TestingServer(-1, dataDir.toFile(), true);
-				LatencyRelay relay = (relayMicros != null)
-						? new LatencyRelay(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getPort()),
-								relayMicros)
-						: null) {
-			String connect = (relay != null) ? relay.connectString() : server.getConnectString();
+				TcpRelay relay = (relayMicros != null) ? new TcpRelay(server.getPort(), traffic::connection) : null) {
+			if (relay != null) {
+				relay.setLatency(Duration.of(relayMicros, ChronoUnit.MICROS));
+			}
+			String connect = (relay != null) ? relay.getConnectString() : server.getConnectString();
 			System.setProperty(BenchmarkClients.CONNECT_PROPERTY, connect);
 			FileStore store = Files.getFileStore(dataDir);
 			System.out.printf(Locale.ROOT, "%s; load average %s%n",
@@ -97,7 +101,7 @@ final class PairedOverhead {
 			System.out.printf(Locale.ROOT, "ZooKeeper %s, fsync %s, data directory %s on %s (%s); %s%n",
 					org.apache.zookeeper.Version.getFullVersion(), fsync ? "on" : "off", dataDir, store.name(),
 					store.type(), (relay == null) ? "clients connect directly (loopback)"
-							: "clients connect through a relay adding " + relay.delayMicros() + " us each way");
+							: "clients connect through a relay adding " + relayMicros + " us each way");
 			if (relay != null) {
 				measureRelay(server.getConnectString(), relay);
 			}
@@ -111,29 +115,25 @@ final class PairedOverhead {
 						requestsPerCycle(server.getPort(), srvrRequests, first), candidate,
 						requestsPerCycle(server.getPort(), srvrRequests, second));
 				run(first, second, warmup);
-				if (relay != null) {
-					relay.startRecording();
-				}
+				traffic.startRecording();
 				long[][] times = run(first, second, pairs);
-				if (relay != null) {
-					relay.stopRecording();
-				}
+				traffic.stopRecording();
 				report(baseline, times[0], candidate, times[1]);
 				System.out.printf(Locale.ROOT,
 						"cpu of the calling thread per cycle: %s mean %.1f us, %s mean %.1f us%n", baseline,
 						Arrays.stream(times[2]).average().orElseThrow() / 1000, candidate,
 						Arrays.stream(times[3]).average().orElseThrow() / 1000);
 				if (relay != null) {
-					reportAnswers(relay, contenders, pairs);
+					reportAnswers(traffic, contenders, pairs);
 					System.out.println("relay: time each chunk was held while measuring: "
-							+ String.join(", ", LatencyRelay.describe(relay.held())));
+							+ String.join(", ", ZooKeeperTraffic.describe(traffic.held())));
 				}
 				if (solo > 0) {
 					breakdown(contenders, solo);
 				}
-				if (relay != null && relay.delayMicros() == 0 && solo > 0) {
+				if (relay != null && relayMicros == 0 && solo > 0) {
 					// Last: it adds a listener to distlock's locks for good.
-					CycleTimeline.run(relay, contenders, KEY, solo);
+					CycleTimeline.run(traffic, contenders, KEY, solo);
 				}
 			}
 			System.out.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
@@ -223,9 +223,10 @@ final class PairedOverhead {
 						+ "each cycle followed (untimed) by a read that waits for its release%n",
 				n);
 		System.out.printf(Locale.ROOT, "%-20s: mean %.1f us, median %.1f us, p99 %.1f us%n", baseline, firstMean / 1000,
-				sortedFirst[n / 2] / 1000.0, LatencyRelay.percentile(sortedFirst, 0.99) / 1000.0);
+				sortedFirst[n / 2] / 1000.0, ZooKeeperTraffic.percentile(sortedFirst, 0.99) / 1000.0);
 		System.out.printf(Locale.ROOT, "%-20s: mean %.1f us, median %.1f us, p99 %.1f us%n", candidate,
-				secondMean / 1000, sortedSecond[n / 2] / 1000.0, LatencyRelay.percentile(sortedSecond, 0.99) / 1000.0);
+				secondMean / 1000, sortedSecond[n / 2] / 1000.0,
+				ZooKeeperTraffic.percentile(sortedSecond, 0.99) / 1000.0);
 		System.out.printf(Locale.ROOT, "difference per cycle: %.1f us (99%% CI %.1f .. %.1f us)%n",
 				meanDifference / 1000, (meanDifference - halfWidth) / 1000, (meanDifference + halfWidth) / 1000);
 		System.out.printf(Locale.ROOT, "time ratio          : %.3fx (99%% CI %.3f .. %.3f), medians %.3fx%n",
@@ -237,9 +238,9 @@ final class PairedOverhead {
 	 * What the relay adds to a round trip: a read through the relay against the same read
 	 * sent directly, alternated, on two sessions of their own.
 	 */
-	private static void measureRelay(String direct, LatencyRelay relay) throws Exception {
+	private static void measureRelay(String direct, TcpRelay relay) throws Exception {
 		CuratorFramework straight = BenchmarkClients.start(direct, BenchmarkClients.NAMESPACE);
-		CuratorFramework relayed = BenchmarkClients.start(relay.connectString(), BenchmarkClients.NAMESPACE);
+		CuratorFramework relayed = BenchmarkClients.start(relay.getConnectString(), BenchmarkClients.NAMESPACE);
 		try {
 			int n = 3_000;
 			long[] straightTimes = new long[n];
@@ -257,10 +258,10 @@ final class PairedOverhead {
 			System.out.printf(Locale.ROOT,
 					"relay: a read's round trip direct mean %.0f us (median %d us), through the relay mean %.0f us "
 							+ "(median %d us): the relay adds %.0f us (median %d us) per round trip (asked: %d us)%n",
-					LatencyRelay.mean(straightTimes) / 1000, straightTimes[n / 2] / 1000,
-					LatencyRelay.mean(relayedTimes) / 1000, relayedTimes[n / 2] / 1000,
-					(LatencyRelay.mean(relayedTimes) - LatencyRelay.mean(straightTimes)) / 1000,
-					(relayedTimes[n / 2] - straightTimes[n / 2]) / 1000, 2 * relay.delayMicros());
+					ZooKeeperTraffic.mean(straightTimes) / 1000, straightTimes[n / 2] / 1000,
+					ZooKeeperTraffic.mean(relayedTimes) / 1000, relayedTimes[n / 2] / 1000,
+					(ZooKeeperTraffic.mean(relayedTimes) - ZooKeeperTraffic.mean(straightTimes)) / 1000,
+					(relayedTimes[n / 2] - straightTimes[n / 2]) / 1000, 2 * relay.getLatency().toNanos() / 1000);
 		}
 		finally {
 			straight.close();
@@ -278,18 +279,18 @@ final class PairedOverhead {
 	 * Per contender and kind of request: how many the server got per cycle and how long
 	 * it took to answer them, as the relay saw it (the settling reads are left out).
 	 */
-	private static void reportAnswers(LatencyRelay relay, List<Map.Entry<String, MutexContender>> contenders, int pairs)
-			throws Exception {
+	private static void reportAnswers(ZooKeeperTraffic traffic, List<Map.Entry<String, MutexContender>> contenders,
+			int pairs) throws Exception {
 		System.out.println("server's answer times per kind of request, as the relay saw them "
 				+ "(from the request's write to the server's socket to the answer's read from it):");
 		for (Map.Entry<String, MutexContender> contender : contenders) {
 			long session = contender.getValue().client().getZookeeperClient().getZooKeeper().getSessionId();
-			relay.answers(session).forEach((op, samples) -> {
+			traffic.answers(session).forEach((op, samples) -> {
 				if (op.equals("exists") || op.equals("ping")) {
 					return;
 				}
 				System.out.printf(Locale.ROOT, "  %-20s %-15s %.2f per cycle, %s%n", contender.getKey(), op,
-						samples.length / (double) pairs, String.join(", ", LatencyRelay.describe(samples)));
+						samples.length / (double) pairs, String.join(", ", ZooKeeperTraffic.describe(samples)));
 			});
 		}
 	}

@@ -52,8 +52,8 @@ class EmbeddedZookeeperDependencyTests {
 		String log = output.getAll();
 		// The output is captured: distlock's own warning about the development server
 		// is there.
-		assertThat(log).contains("WARN io.github.distlock.autoconfigure.EmbeddedZookeeperServer - Started an "
-				+ "embedded ZooKeeper server");
+		assertThat(log).contains("WARN io.github.distlock.autoconfigure.embedded.EmbeddedZookeeperServer - "
+				+ "Started an embedded ZooKeeper server");
 		List<String> zookeeperInfo = ZOOKEEPER_INFO.matcher(log).results().map((match) -> match.group()).toList();
 		assertThat(zookeeperInfo).isEmpty();
 		assertThat(log).doesNotContain("ZK server died");

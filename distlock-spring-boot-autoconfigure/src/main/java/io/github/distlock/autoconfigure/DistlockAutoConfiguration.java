@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
+import io.github.distlock.autoconfigure.security.ZookeeperSecurityConfigurer;
 import io.github.distlock.core.Locks;
 import io.github.distlock.curator.CuratorLocks;
 
@@ -112,7 +113,8 @@ public final class DistlockAutoConfiguration {
 		Duration waitTime = PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime());
 		String applicationName = environment.getProperty("spring.application.name", "application");
 		return new CuratorLocks(curatorFramework, waitTime, applicationName,
-				properties.getLock().getConnectionLossPolicy(), taskThreads.executor());
+				properties.getLock().getConnectionLossPolicy(), taskThreads.executor(),
+				new PropertiesAccessDeniedAdvice());
 	}
 
 }

@@ -13,8 +13,11 @@ import io.github.distlock.core.Locks;
  * Checks of {@code distlock.*} values that bind but cannot work. A bad value fails
  * startup with an {@link InvalidConfigurationPropertyValueException}, which Spring Boot
  * reports with the property, its value, where it was set and the reason.
+ * <p>
+ * Public for the auto-configurations in the sub-packages (only the checks they use are);
+ * not meant for applications.
  */
-final class PropertyChecks {
+public final class PropertyChecks {
 
 	private PropertyChecks() {
 	}
@@ -40,7 +43,7 @@ final class PropertyChecks {
 	 * @param value its value
 	 * @return the value
 	 */
-	static Duration positive(String name, @Nullable Duration value) {
+	public static Duration positive(String name, @Nullable Duration value) {
 		if (value == null || value.isNegative() || value.isZero()) {
 			throw invalid(name, value, "must be a positive duration such as '2s'");
 		}
@@ -95,7 +98,7 @@ final class PropertyChecks {
 	 * @param value its value
 	 * @return the value
 	 */
-	static int port(String name, int value) {
+	public static int port(String name, int value) {
 		if (value < 0 || value > 65535) {
 			throw new InvalidConfigurationPropertyValueException(name, value,
 					"must be a port between 1 and 65535, or 0 for any free port");

@@ -9,16 +9,15 @@ import org.springframework.aot.hint.TypeReference;
 
 /**
  * Runtime hints (for Spring AOT and GraalVM native images) of the classes ZooKeeper
- * creates by name, for the client distlock builds and for the embedded development
- * server: the client's connection socket ({@code zookeeper.clientCnxnSocket}; the Netty
- * one carries TLS), the server's connection factory and its metrics provider.
+ * creates by name for the client distlock builds: the client's connection socket
+ * ({@code zookeeper.clientCnxnSocket}; the Netty one carries TLS). The embedded
+ * development server's own are in
+ * {@code io.github.distlock.autoconfigure.embedded.EmbeddedZookeeperRuntimeHints}.
  */
 class ZookeeperRuntimeHints implements RuntimeHintsRegistrar {
 
 	private static final String[] CREATED_BY_NAME = { "org.apache.zookeeper.ClientCnxnSocketNIO",
-			"org.apache.zookeeper.ClientCnxnSocketNetty", "org.apache.zookeeper.server.NIOServerCnxnFactory",
-			"org.apache.zookeeper.server.NettyServerCnxnFactory",
-			"org.apache.zookeeper.metrics.impl.DefaultMetricsProvider" };
+			"org.apache.zookeeper.ClientCnxnSocketNetty" };
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {

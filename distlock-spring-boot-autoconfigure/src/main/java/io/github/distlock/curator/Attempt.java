@@ -421,10 +421,10 @@ abstract class Attempt implements QueuePosition.Owner {
 		if (ex instanceof DistributedLockException distlock) {
 			return distlock;
 		}
-		if (ex instanceof KeeperException.AuthFailedException) {
+		if (ex instanceof KeeperException.AuthFailedException keeper) {
 			return new LockAcquisitionException("Cannot acquire lock '" + this.path
-					+ "': ZooKeeper refused this client's credentials (authentication failed). Check "
-					+ "distlock.zookeeper.auth.*", ex);
+					+ "': ZooKeeper refused this client's credentials (authentication failed). "
+					+ this.engine.accessDeniedAdvice().advice(keeper.code()), ex);
 		}
 		if (ex instanceof KeeperException.NoAuthException || ex instanceof KeeperException.InvalidACLException) {
 			// The exception names the full path of the node ZooKeeper refused.
@@ -435,8 +435,7 @@ abstract class Attempt implements QueuePosition.Owner {
 					? "it refused the ACL for a new node (creator-only ACLs need an authenticated session)"
 					: "the node's ACL does not grant this client's identity access";
 			return new LockAcquisitionException("Cannot acquire lock '" + this.path + "': ZooKeeper refused access to "
-					+ node + ", " + reason + ". Check distlock.zookeeper.auth.* (the credentials must be those of "
-					+ "the identity that created the nodes) and distlock.zookeeper.acl.*", ex);
+					+ node + ", " + reason + ". " + this.engine.accessDeniedAdvice().advice(keeper.code()), ex);
 		}
 		return new LockAcquisitionException(
 				"Acquiring lock '" + this.path + "' failed: " + ex.getClass().getSimpleName() + ": " + ex.getMessage(),

@@ -102,13 +102,31 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 */
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
 			ConnectionLossPolicy connectionLossPolicy, @Nullable Executor executor) {
+		this(client, defaultWaitTime, applicationName, connectionLossPolicy, executor, AccessDeniedAdvice.DEFAULT);
+	}
+
+	/**
+	 * Create locks on the given client.
+	 * @param client a started client; its namespace is the lock root
+	 * @param defaultWaitTime wait time for callers that do not give one
+	 * @param applicationName name written into lock nodes to tell who holds them
+	 * @param connectionLossPolicy when a held lock counts as lost
+	 * @param executor where asynchronous acquisitions complete, and so where the code
+	 * chained to them runs; {@code null} for threads of distlock's own
+	 * @param accessDeniedAdvice what the failure of an acquisition refused by ZooKeeper's
+	 * access control advises checking, such as the settings the client's credentials and
+	 * ACLs come from ({@link AccessDeniedAdvice#DEFAULT} names none)
+	 */
+	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
+			ConnectionLossPolicy connectionLossPolicy, @Nullable Executor executor,
+			AccessDeniedAdvice accessDeniedAdvice) {
 		this.client = client;
 		this.defaultWaitTime = defaultWaitTime;
 		this.connectionLossPolicy = connectionLossPolicy;
 		this.threads = new EngineThreads(executor);
 		this.session = new SessionWatch(client, connectionLossPolicy, this.threads);
 		this.engine = new Parts(client, new HolderIdentity(applicationName), this.threads, this.session,
-				new LocalQueues());
+				new LocalQueues(), accessDeniedAdvice);
 		this.inspector = new QueueInspector(client);
 		this.session.start();
 	}
@@ -299,17 +317,20 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 		private final LocalQueues localQueues;
 
+		private final AccessDeniedAdvice accessDeniedAdvice;
+
 		private volatile LockEventListener[] eventListeners = {};
 
 		private volatile boolean closed;
 
 		Parts(CuratorFramework client, HolderIdentity identity, EngineThreads threads, SessionWatch session,
-				LocalQueues localQueues) {
+				LocalQueues localQueues, AccessDeniedAdvice accessDeniedAdvice) {
 			this.client = client;
 			this.identity = identity;
 			this.threads = threads;
 			this.session = session;
 			this.localQueues = localQueues;
+			this.accessDeniedAdvice = accessDeniedAdvice;
 		}
 
 		@Override
@@ -345,6 +366,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		@Override
 		public boolean isClosed() {
 			return this.closed;
+		}
+
+		@Override
+		public AccessDeniedAdvice accessDeniedAdvice() {
+			return this.accessDeniedAdvice;
 		}
 
 		synchronized void addEventListener(LockEventListener listener) {

@@ -10,8 +10,9 @@ import io.github.distlock.core.LockPath;
  * {@link Hold}) need of the engine of their client, and all they may reach: the client to
  * send requests with, the {@linkplain EngineThreads threads} work runs on, the
  * {@linkplain SessionWatch session} and what follows it, the client's
- * {@linkplain LocalQueues local queues}, and the event listeners. {@link CuratorLocks} is
- * the application's side of the same engine.
+ * {@linkplain LocalQueues local queues}, the event listeners, and the
+ * {@linkplain AccessDeniedAdvice advice} of a failure that access control refused.
+ * {@link CuratorLocks} is the application's side of the same engine.
  */
 interface Engine {
 
@@ -35,5 +36,8 @@ interface Engine {
 
 	/** Whether the locks were closed: no attempt may start any more. */
 	boolean isClosed();
+
+	/** What a failure refused by ZooKeeper's access control advises checking. */
+	AccessDeniedAdvice accessDeniedAdvice();
 
 }

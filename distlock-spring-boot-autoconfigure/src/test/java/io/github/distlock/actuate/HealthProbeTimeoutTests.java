@@ -12,8 +12,8 @@ import org.springframework.boot.health.contributor.Status;
 
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.NodeOptions;
-import io.github.distlock.testsupport.TcpRelay;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +39,7 @@ class HealthProbeTimeoutTests {
 	@Test
 	void healthIsDownAfterTheProbeTimeoutWhenZooKeeperStopsAnswering() throws Exception {
 		try (TcpRelay relay = new TcpRelay(zookeeper.server().getPort())) {
-			CuratorFramework client = NODE.startClient(relay.connectString());
+			CuratorFramework client = NODE.startClient(relay.getConnectString());
 			try (CuratorLocks locks = NODE.createLocks(client)) {
 				assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 				DistlockHealthIndicator indicator = new DistlockHealthIndicator(client, locks, Duration.ofMillis(300));

@@ -26,6 +26,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
+import io.github.distlock.autoconfigure.embedded.DistlockEmbeddedZookeeperAutoConfiguration;
+import io.github.distlock.autoconfigure.embedded.EmbeddedZookeeperServer;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;

@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.DefaultResourceLoader;
 
 import io.github.distlock.annotation.DistributedLock;
+import io.github.distlock.autoconfigure.embedded.DistlockEmbeddedZookeeperAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;

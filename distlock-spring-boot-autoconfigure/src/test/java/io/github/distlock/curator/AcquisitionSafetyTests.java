@@ -33,8 +33,8 @@ import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockScopeTestAccess;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
-import io.github.distlock.testsupport.TcpRelay;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,7 +64,7 @@ class AcquisitionSafetyTests {
 	void slowRequestsAroundTheDeadlineLeaveNoLeaseBehind() throws Exception {
 		CuratorLocks holder = this.zookeeper.newNode();
 		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort())) {
-			CuratorLocks slow = this.zookeeper.newNode(relay.connectString());
+			CuratorLocks slow = this.zookeeper.newNode(relay.getConnectString());
 			await().atMost(Duration.ofSeconds(10)).until(() -> slow.client().getZookeeperClient().isConnected());
 			relay.setLatency(Duration.ofMillis(60));
 			ExecutorService releaser = Executors.newSingleThreadExecutor();

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.RetryOnlyCreates;
-import io.github.distlock.testsupport.TcpRelay;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +39,7 @@ class ProtectedRecoveryTests {
 		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort())) {
 			CuratorFramework client = this.zookeeper.nodes()
 				.register(CuratorFrameworkFactory.builder()
-					.connectString(relay.connectString())
+					.connectString(relay.getConnectString())
 					.namespace(this.zookeeper.options().namespace())
 					.sessionTimeoutMs(10_000)
 					.connectionTimeoutMs(3_000)
@@ -58,14 +58,14 @@ class ProtectedRecoveryTests {
 			// The queue's parent exists: the create goes straight to the server.
 			locks.mutex("recovered").acquire(Duration.ofSeconds(10)).closeAsync().get(10, TimeUnit.SECONDS);
 
-			relay.holdReplies();
+			relay.pause(TcpRelay.Direction.TO_CLIENT);
 			CompletableFuture<LockHandle> acquisition = locks.mutex("recovered").acquireAsync(Duration.ofSeconds(20));
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> Faults.children(observer, "/mutex/recovered").size() == 1);
 			assertThat(acquisition).isNotDone();
 			probe.attempt = (QueueAttempt) locks.attempts().iterator().next();
 			relay.dropConnections();
-			relay.releaseReplies();
+			relay.resume(TcpRelay.Direction.TO_CLIENT);
 
 			try (LockHandle handle = acquisition.get(20, TimeUnit.SECONDS)) {
 				List<String> nodes = Faults.children(observer, "/mutex/recovered");

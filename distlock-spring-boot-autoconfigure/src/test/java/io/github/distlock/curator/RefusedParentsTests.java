@@ -34,15 +34,7 @@ class RefusedParentsTests {
 
 	@Test
 	void refusedParentFailsTheAcquisitionAtOnceNamingTheNode() throws Exception {
-		try (CuratorFramework admin = this.zookeeper.options()
-			.withNamespace(null)
-			.startDigestClient(this.zookeeper.connectString(), "admin:secret")) {
-			Id adminId = new Id("digest", DigestAuthenticationProvider.generateDigest("admin:secret"));
-			admin.create()
-				.withMode(CreateMode.PERSISTENT)
-				.withACL(List.of(new ACL(ZooDefs.Perms.ALL, adminId),
-						new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)))
-				.forPath("/shared");
+		try (CuratorFramework admin = createReadOnlyNamespace()) {
 			CuratorLocks locks = this.zookeeper.newNode();
 			for (ClusterLock lock : List.of(locks.mutex("x"), locks.readWrite("x").writeLock(),
 					locks.semaphore("x", 2))) {
@@ -57,6 +49,35 @@ class RefusedParentsTests {
 					.isLessThan(Duration.ofSeconds(10));
 			}
 		}
+	}
+
+	@Test
+	void engineBuiltWithoutAdviceNamesNoProperty() throws Exception {
+		try (CuratorFramework admin = createReadOnlyNamespace()) {
+			CuratorLocks locks = this.zookeeper.newNode();
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> locks.mutex("x").acquire(Duration.ofSeconds(20)))
+				.withMessageEndingWith(". Check the ZooKeeper client's credentials (they must be those of the "
+						+ "identity that created the nodes) and the ACLs of the lock nodes")
+				.withMessageNotContaining("distlock.");
+		}
+	}
+
+	/**
+	 * Create the namespace node {@code /shared} that only {@code admin} may create in and
+	 * anyone may read; return the admin's client, for the caller to close.
+	 */
+	private CuratorFramework createReadOnlyNamespace() throws Exception {
+		CuratorFramework admin = this.zookeeper.options()
+			.withNamespace(null)
+			.startDigestClient(this.zookeeper.connectString(), "admin:secret");
+		Id adminId = new Id("digest", DigestAuthenticationProvider.generateDigest("admin:secret"));
+		admin.create()
+			.withMode(CreateMode.PERSISTENT)
+			.withACL(List.of(new ACL(ZooDefs.Perms.ALL, adminId),
+					new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)))
+			.forPath("/shared");
+		return admin;
 	}
 
 }

@@ -15,11 +15,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockShape;
 import io.github.distlock.testsupport.SectionProbe;
 import io.github.distlock.testsupport.ServerWatches;
-import io.github.distlock.testsupport.TcpRelay;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,7 +55,7 @@ class RelayFaultTests {
 	@Test
 	void stalledPathEveryKindGivesUpOnTimeLosesItsHoldsAndRecovers() throws Exception {
 		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort())) {
-			CuratorLocks stalled = this.zookeeper.newNode(relay.connectString());
+			CuratorLocks stalled = this.zookeeper.newNode(relay.getConnectString());
 			CuratorLocks direct = this.zookeeper.newNode();
 			Map<LockShape, LockHandle> held = new EnumMap<>(LockShape.class);
 			Map<LockShape, LockHandle> heldByOther = new EnumMap<>(LockShape.class);

@@ -28,9 +28,9 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.history.HoldRecord.Access;
+import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ServerWatches;
-import io.github.distlock.testsupport.TcpRelay;
 import io.github.distlock.testsupport.ZooKeeperNodes;
 
 /**
@@ -129,7 +129,7 @@ final class CheckerRun {
 				for (int i = 0; i < this.settings.distlockNodes(); i++) {
 					boolean throughRelay = i == this.settings.distlockNodes() - 1;
 					CuratorFramework client = clients
-						.client(throughRelay ? relay.connectString() : ensemble.connectString());
+						.client(throughRelay ? relay.getConnectString() : ensemble.connectString());
 					CuratorLocks locks = Faults.NODES.createLocks(client);
 					Node node = new Node(i, "node" + i + (throughRelay ? "/relay" : ""), client, locks, throughRelay,
 							this.history);

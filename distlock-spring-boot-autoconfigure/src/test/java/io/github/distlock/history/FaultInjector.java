@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
-import io.github.distlock.testsupport.TcpRelay;
 
 /**
  * Injects random faults, drawn from its own seeded {@link Random}, every one to three

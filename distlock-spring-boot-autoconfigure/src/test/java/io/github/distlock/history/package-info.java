@@ -18,7 +18,8 @@
  * {@link io.github.distlock.history.Leads}, watched for leaderless groups by
  * {@link io.github.distlock.history.LeaderLiveness}, and judged by
  * {@link io.github.distlock.history.LeadershipAnalysis}. Built on the shared test support
- * ({@code Faults}, {@code TcpRelay}, {@code ServerWatches}, {@code ZooKeeperNodes});
- * nothing here is used by other test packages.
+ * ({@code Faults}, {@code ServerWatches}, {@code ZooKeeperNodes}) and the
+ * {@code distlock-tcp-relay} module's {@code TcpRelay}; nothing here is used by other
+ * test packages.
  */
 package io.github.distlock.history;

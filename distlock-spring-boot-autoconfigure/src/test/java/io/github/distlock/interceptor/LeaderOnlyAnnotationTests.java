@@ -30,7 +30,7 @@ import org.springframework.context.event.EventListener;
 import io.github.distlock.annotation.LeaderOnly;
 import io.github.distlock.annotation.OnNotLeader;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
-import io.github.distlock.autoconfigure.DistlockLeadershipAutoConfiguration;
+import io.github.distlock.autoconfigure.leadership.DistlockLeadershipAutoConfiguration;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGrantedEvent;
 import io.github.distlock.core.LeadershipRevokedEvent;

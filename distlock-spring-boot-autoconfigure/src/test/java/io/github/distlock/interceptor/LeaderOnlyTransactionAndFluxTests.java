@@ -33,7 +33,7 @@ import org.springframework.transaction.annotation.Transactional;
 import io.github.distlock.annotation.LeaderOnly;
 import io.github.distlock.annotation.OnNotLeader;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
-import io.github.distlock.autoconfigure.DistlockLeadershipAutoConfiguration;
+import io.github.distlock.autoconfigure.leadership.DistlockLeadershipAutoConfiguration;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockLostException;

@@ -18,9 +18,10 @@ import io.github.distlock.core.LockTimeoutException;
  * Fault injection for tests: short sessions, so that an expiry happens within a test's
  * time, and session expiry on demand. A server stopping and restarting is
  * {@link ZooKeeperExtension#server()}'s {@code stop()} and {@code restart()}; a network
- * that stops forwarding or drops connections is a {@link TcpRelay}; ensembles are
- * curator-test's {@code TestingCluster} made of {@link #shortSessionSpec(int)} servers,
- * with {@link ZooKeeperNodes} of {@link #NODES} on them.
+ * that stops forwarding or drops connections is a
+ * {@link io.github.distlock.relay.TcpRelay}; ensembles are curator-test's
+ * {@code TestingCluster} made of {@link #shortSessionSpec(int)} servers, with
+ * {@link ZooKeeperNodes} of {@link #NODES} on them.
  */
 public final class Faults {
 

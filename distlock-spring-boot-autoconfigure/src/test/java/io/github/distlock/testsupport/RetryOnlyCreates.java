@@ -9,9 +9,10 @@ import org.apache.curator.retry.RetryNTimes;
 /**
  * A retry policy that lets Curator retry its background creates (and every foreground
  * call) after a lost connection, but no other background request: those fail to their
- * callback with the lost connection at once. With a {@link TcpRelay} that loses the
- * replies to a pipelined create and read, it forces the order in which a lock's create is
- * answered by Curator's protected-mode recovery after the read already failed.
+ * callback with the lost connection at once. With a
+ * {@link io.github.distlock.relay.TcpRelay} that loses the replies to a pipelined create
+ * and read, it forces the order in which a lock's create is answered by Curator's
+ * protected-mode recovery after the read already failed.
  * <p>
  * Curator passes a background request to the policy as the sleeper; which request it is
  * is read from it by reflection.

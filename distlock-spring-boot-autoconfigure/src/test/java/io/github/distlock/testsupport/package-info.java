@@ -10,10 +10,11 @@
  * ({@link io.github.distlock.testsupport.DistlockContextRunners}: context runners,
  * command-line arguments, the {@code @DynamicPropertySource} connect string) and fault
  * injection ({@link io.github.distlock.testsupport.Faults},
- * {@link io.github.distlock.testsupport.TcpRelay},
  * {@link io.github.distlock.testsupport.ServerWatches},
  * {@link io.github.distlock.testsupport.SectionProbe},
- * {@link io.github.distlock.testsupport.FencedStore}). Test classes use these rather than
+ * {@link io.github.distlock.testsupport.FencedStore}; the network's faults are the
+ * {@link io.github.distlock.relay.TcpRelay} of the {@code distlock-tcp-relay} module,
+ * shared with the test kit and the benchmarks). Test classes use these rather than
  * growing harnesses of their own; only ensembles (curator-test's {@code TestingCluster},
  * and the history checker's {@code Ensemble}) start servers outside the extension.
  */

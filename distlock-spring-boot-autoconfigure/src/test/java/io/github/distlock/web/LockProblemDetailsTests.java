@@ -42,7 +42,7 @@ import org.springframework.web.reactive.DispatcherHandler;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
-import io.github.distlock.autoconfigure.DistlockWebAutoConfiguration;
+import io.github.distlock.autoconfigure.web.DistlockWebAutoConfiguration;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockTimeoutException;

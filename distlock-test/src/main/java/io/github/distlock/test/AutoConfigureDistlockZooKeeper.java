@@ -11,8 +11,9 @@ import java.lang.annotation.Target;
  * Annotation for a Spring Boot test whose application context should use a ZooKeeper
  * server for tests instead of the one its configuration names: a {@link TestZooKeeper},
  * shared by every test context of the JVM that asks for the same session timeout, with
- * short sessions. The context connects through a {@link TcpRelay} of its own, so that
- * faults can be aimed at it.
+ * short sessions. The context connects through a
+ * {@link io.github.distlock.relay.TcpRelay} of its own, so that faults can be aimed at
+ * it.
  * <p>
  * The context gets three beans besides its own: the {@link TestZooKeeper} (faults,
  * {@link TestZooKeeper#startNodes more nodes}, what the server holds), the

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.distlock.core.Locks;
+import io.github.distlock.relay.TcpRelay;
 
 /**
  * One instance of the application under test, as ZooKeeper sees it: a client with a
@@ -69,7 +70,13 @@ public final class DistlockNode implements AutoCloseable {
 		return this.name;
 	}
 
-	/** The relay the node's connection goes through. */
+	/**
+	 * The relay the node's connection goes through: for faults finer than
+	 * {@link TestZooKeeper}'s, such as {@link TcpRelay#pause() pausing} the connection
+	 * (in one direction or both) or {@link TcpRelay#dropConnections() dropping} it once.
+	 * {@link TestZooKeeper#heal()} undoes them.
+	 * @return the node's relay
+	 */
 	public TcpRelay getRelay() {
 		return this.relay;
 	}

@@ -13,6 +13,7 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
 
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.relay.TcpRelay;
 
 /**
  * Points a test's application context at a {@link TestZooKeeper} through a relay of its

@@ -31,6 +31,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockState;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.relay.TcpRelay;
 
 /**
  * A real ZooKeeper server for tests (curator-test's {@link TestingServer}, in the test's

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.relay.TcpRelay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -16,7 +16,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.github.distlock.autoconfigure.EmbeddedZookeeperServer;
+import io.github.distlock.autoconfigure.embedded.EmbeddedZookeeperServer;
 import io.github.distlock.sample.DocumentedCurls.Curl;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -105,6 +105,7 @@ class ZookeeperAuthenticationTests {
 								.isThrownBy(() -> locks.mutex(path).acquire(Duration.ofSeconds(30)))
 								.withMessageContaining("ZooKeeper refused access to /billing")
 								.withMessageContaining("distlock.zookeeper.auth.*")
+								.withMessageEndingWith("and distlock.zookeeper.acl.*")
 								.withCauseInstanceOf(KeeperException.NoAuthException.class);
 							assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 						}

@@ -1,0 +1,60 @@
+package io.github.distlock.autoconfigure.actuate;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.context.event.ApplicationStartedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+
+import io.github.distlock.actuate.LeadershipMetrics;
+import io.github.distlock.actuate.LockMetrics;
+import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
+import io.github.distlock.autoconfigure.leadership.DistlockLeadershipAutoConfiguration;
+import io.github.distlock.core.Leadership;
+import io.github.distlock.curator.CuratorLocks;
+
+/**
+ * {@link AutoConfiguration Auto-configuration} of distlock's Micrometer metrics
+ * ({@code distlock.acquire}, {@code distlock.hold}, {@code distlock.active},
+ * {@code distlock.lost}), when a {@link MeterRegistry} is present.
+ */
+@AutoConfiguration(after = { DistlockAutoConfiguration.class, DistlockLeadershipAutoConfiguration.class,
+		MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+		SimpleMetricsExportAutoConfiguration.class })
+@ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class, CuratorFramework.class })
+@ConditionalOnBean({ MeterRegistry.class, CuratorLocks.class })
+public final class DistlockMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockMetrics distlockLockMetrics(MeterRegistry meterRegistry, CuratorLocks locks) {
+		LockMetrics metrics = new LockMetrics(meterRegistry);
+		locks.addEventListener(metrics);
+		return metrics;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(Leadership.class)
+	LeadershipMetrics distlockLeadershipMetrics(MeterRegistry meterRegistry, Leadership leadership) {
+		LeadershipMetrics metrics = new LeadershipMetrics(meterRegistry, leadership);
+		leadership.addListener(metrics);
+		return metrics;
+	}
+
+	@Bean
+	@ConditionalOnBean(LeadershipMetrics.class)
+	ApplicationListener<ApplicationStartedEvent> distlockLeadershipGauges(LeadershipMetrics metrics) {
+		// The groups are joined once the context has started.
+		return (event) -> metrics.bindGroups();
+	}
+
+}

@@ -1,0 +1,134 @@
+package io.github.distlock.autoconfigure.leadership;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
+
+import io.github.distlock.core.Leadership;
+
+/**
+ * This instance's membership in its groups' elections: every group a {@code @LeaderOnly}
+ * method names, and {@code distlock.leadership.groups}. Joined once the context has
+ * started (the last phase to start), left when it closes in the first phase to stop, so
+ * before the beans that do the work stop: the latch nodes are deleted, and another
+ * instance leads at once instead of after a session timeout. After a session loss the
+ * election itself joins again. Optionally, every group is left while the application's
+ * readiness state refuses traffic.
+ */
+final class LeadershipMembership implements SmartLifecycle, ApplicationListener<AvailabilityChangeEvent<?>> {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeadershipMembership.class);
+
+	/**
+	 * How long closing waits for the calls running under a tenure (at most 10 s) and for
+	 * ZooKeeper to confirm the latch nodes' deletes.
+	 */
+	private static final long LEAVE_TIMEOUT_SECONDS = 15;
+
+	private final Leadership leadership;
+
+	private final Supplier<Set<String>> annotatedGroups;
+
+	private final List<String> configuredGroups;
+
+	private final boolean giveUpWhenRefusingTraffic;
+
+	private volatile boolean running;
+
+	private volatile boolean refusingTraffic;
+
+	LeadershipMembership(Leadership leadership, Supplier<Set<String>> annotatedGroups, List<String> configuredGroups,
+			boolean giveUpWhenRefusingTraffic) {
+		this.leadership = leadership;
+		this.annotatedGroups = annotatedGroups;
+		this.configuredGroups = List.copyOf(configuredGroups);
+		this.giveUpWhenRefusingTraffic = giveUpWhenRefusingTraffic;
+	}
+
+	/** The groups this instance joins. */
+	Set<String> groups() {
+		Set<String> groups = new TreeSet<>(this.configuredGroups);
+		groups.addAll(this.annotatedGroups.get());
+		return groups;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		if (!this.refusingTraffic) {
+			joinAll();
+		}
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		leaveAll(true);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		// Started last, stopped first.
+		return SmartLifecycle.DEFAULT_PHASE;
+	}
+
+	@Override
+	public void onApplicationEvent(AvailabilityChangeEvent<?> event) {
+		if (!this.giveUpWhenRefusingTraffic || !(event.getState() instanceof ReadinessState readiness)) {
+			return;
+		}
+		this.refusingTraffic = readiness == ReadinessState.REFUSING_TRAFFIC;
+		if (this.refusingTraffic) {
+			logger.info("Readiness refuses traffic: leaving the leader elections of {}", groups());
+			leaveAll(false);
+		}
+		else if (this.running) {
+			joinAll();
+		}
+	}
+
+	private void joinAll() {
+		for (String group : groups()) {
+			this.leadership.join(group);
+		}
+	}
+
+	private void leaveAll(boolean await) {
+		List<CompletableFuture<Void>> leaving = new ArrayList<>();
+		for (String group : this.leadership.groups()) {
+			leaving.add(this.leadership.leave(group));
+		}
+		if (!await || leaving.isEmpty()) {
+			return;
+		}
+		try {
+			CompletableFuture.allOf(leaving.toArray(CompletableFuture[]::new))
+				.get(LEAVE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			logger.warn("Leaving the leader elections was not confirmed in {} s: {}; the latch nodes go with "
+					+ "the session", LEAVE_TIMEOUT_SECONDS, ex.toString());
+		}
+	}
+
+}
