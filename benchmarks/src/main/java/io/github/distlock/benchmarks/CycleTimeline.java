@@ -20,7 +20,7 @@ import io.github.distlock.core.LockPath;
  * start and return, each request's write to the server and the read of its answer (seen
  * by the {@link ZooKeeperTraffic} tap of a relay that only forwards, in the same JVM),
  * the moment Curator handles each answer (its tracer), and for distlock the moments its
- * listener hears of the attempt, the grant handed to the caller and the release. For each
+ * listener hears of the acquisition, the grant handed to the caller and the release. For each
  * step the median time since the call is printed, and what lies between two steps is the
  * client's (the library, the ZooKeeper client's threads, waking the caller) or the
  * server's (from a request's write to its answer).
@@ -162,9 +162,9 @@ final class CycleTimeline {
 		}
 
 		@Override
-		public Attempt acquiring(LockKind kind, LockPath path) {
-			mark("distlock: attempt starts");
-			return new Attempt() {
+		public AcquisitionListener acquiring(LockKind kind, LockPath path) {
+			mark("distlock: acquisition starts");
+			return new AcquisitionListener() {
 
 				@Override
 				public void acquired(long fencingToken) {

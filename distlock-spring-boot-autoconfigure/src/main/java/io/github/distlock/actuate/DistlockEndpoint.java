@@ -23,7 +23,7 @@ import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockQueue;
 import io.github.distlock.core.Locks;
-import io.github.distlock.core.WaitingLock;
+import io.github.distlock.core.WaitingAcquisition;
 
 /**
  * The {@code distlock} actuator endpoint: the locks this instance holds and waits for
@@ -68,10 +68,10 @@ public class DistlockEndpoint {
 			.sorted(Comparator.comparing(HeldLock::since))
 			.map(HeldLockDescriptor::of)
 			.toList();
-		List<WaitingLockDescriptor> waiting = this.locks.waitingLocks()
+		List<WaitingAcquisitionDescriptor> waiting = this.locks.waitingAcquisitions()
 			.stream()
-			.sorted(Comparator.comparing(WaitingLock::since))
-			.map(WaitingLockDescriptor::of)
+			.sorted(Comparator.comparing(WaitingAcquisition::since))
+			.map(WaitingAcquisitionDescriptor::of)
 			.toList();
 		return new LocksDescriptor(held, waiting, groups());
 	}
@@ -126,7 +126,7 @@ public class DistlockEndpoint {
 	 * @param waiting the acquisitions waiting for their lock, oldest first
 	 * @param groups the leader elections this instance takes part in, by group name
 	 */
-	public record LocksDescriptor(List<HeldLockDescriptor> held, List<WaitingLockDescriptor> waiting,
+	public record LocksDescriptor(List<HeldLockDescriptor> held, List<WaitingAcquisitionDescriptor> waiting,
 			List<GroupDescriptor> groups) implements OperationResponseBody {
 
 	}
@@ -168,18 +168,19 @@ public class DistlockEndpoint {
 	 * @param path the lock path
 	 * @param kind the kind of lock
 	 * @param template the path template naming it in metrics
-	 * @param thread the thread that acquired it
+	 * @param holder who holds it: the acquiring thread, or the scope of an asynchronous
+	 * call
 	 * @param since when it was acquired
 	 * @param fencingToken its fencing token
 	 * @param state what this instance knows about it ({@code HELD}, {@code IN_DOUBT},
 	 * {@code LOST})
 	 */
-	public record HeldLockDescriptor(String path, String kind, String template, String thread, Instant since,
+	public record HeldLockDescriptor(String path, String kind, String template, String holder, Instant since,
 			long fencingToken, String state) {
 
 		static HeldLockDescriptor of(HeldLock lock) {
 			return new HeldLockDescriptor(lock.path().value(), LockTags.kind(lock.kind()), lock.path().template(),
-					lock.thread(), lock.since(), lock.fencingToken(), lock.state().name());
+					lock.holder(), lock.since(), lock.fencingToken(), lock.state().name());
 		}
 
 	}
@@ -190,14 +191,15 @@ public class DistlockEndpoint {
 	 * @param path the lock path
 	 * @param kind the kind of lock
 	 * @param template the path template naming it in metrics
-	 * @param thread the waiting thread
+	 * @param holder who waits: the waiting thread, or the scope of an asynchronous call
 	 * @param since when it started to wait
 	 */
-	public record WaitingLockDescriptor(String path, String kind, String template, String thread, Instant since) {
+	public record WaitingAcquisitionDescriptor(String path, String kind, String template, String holder,
+			Instant since) {
 
-		static WaitingLockDescriptor of(WaitingLock lock) {
-			return new WaitingLockDescriptor(lock.path().value(), LockTags.kind(lock.kind()), lock.path().template(),
-					lock.thread(), lock.since());
+		static WaitingAcquisitionDescriptor of(WaitingAcquisition lock) {
+			return new WaitingAcquisitionDescriptor(lock.path().value(), LockTags.kind(lock.kind()),
+					lock.path().template(), lock.holder(), lock.since());
 		}
 
 	}

@@ -66,14 +66,14 @@ public final class LockMetrics implements LockEventListener {
 	}
 
 	@Override
-	public Attempt acquiring(LockKind kind, LockPath path) {
+	public AcquisitionListener acquiring(LockKind kind, LockPath path) {
 		ConcurrentHashMap<String, Meters> ofKind = this.meters[kind.ordinal()];
 		String name = path.template();
 		Meters meters = ofKind.get(name);
 		if (meters == null) {
 			meters = ofKind.computeIfAbsent(name, (template) -> new Meters(this.registry, kind, template));
 		}
-		return new MeteredAttempt(meters, this.clock);
+		return new MeteredAcquisition(meters, this.clock);
 	}
 
 	private static final class Meters {
@@ -130,7 +130,7 @@ public final class LockMetrics implements LockEventListener {
 
 	}
 
-	private static final class MeteredAttempt implements Attempt {
+	private static final class MeteredAcquisition implements AcquisitionListener {
 
 		private final Meters meters;
 
@@ -144,7 +144,7 @@ public final class LockMetrics implements LockEventListener {
 
 		private LongTaskTimer.Sample held;
 
-		MeteredAttempt(Meters meters, Clock clock) {
+		MeteredAcquisition(Meters meters, Clock clock) {
 			this.meters = meters;
 			this.clock = clock;
 			this.start = clock.monotonicTime();

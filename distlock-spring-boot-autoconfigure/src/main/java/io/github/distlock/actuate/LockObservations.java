@@ -43,9 +43,9 @@ public final class LockObservations implements LockEventListener {
 	}
 
 	@Override
-	public Attempt acquiring(LockKind kind, LockPath path) {
+	public AcquisitionListener acquiring(LockKind kind, LockPath path) {
 		if (this.registry.isNoop()) {
-			return Attempt.NONE;
+			return AcquisitionListener.NONE;
 		}
 		String name = path.template();
 		Observation observation = Observation.createNotStarted(NAME, this.registry)
@@ -54,18 +54,18 @@ public final class LockObservations implements LockEventListener {
 			.lowCardinalityKeyValue(LockTags.NAME, name)
 			.highCardinalityKeyValue("path", path.value());
 		if (observation.isNoop()) {
-			return Attempt.NONE;
+			return AcquisitionListener.NONE;
 		}
-		return new ObservedAttempt(observation.start());
+		return new ObservedAcquisition(observation.start());
 	}
 
-	private static final class ObservedAttempt implements Attempt {
+	private static final class ObservedAcquisition implements AcquisitionListener {
 
 		private final Observation observation;
 
 		private volatile boolean lost;
 
-		ObservedAttempt(Observation observation) {
+		ObservedAcquisition(Observation observation) {
 			this.observation = observation;
 		}
 

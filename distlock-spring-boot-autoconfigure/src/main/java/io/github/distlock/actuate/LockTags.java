@@ -40,8 +40,8 @@ final class LockTags {
 	}
 
 	/**
-	 * The value naming a kind of lock: {@code mutex}, {@code non_reentrant_mutex},
-	 * {@code read}, {@code write} or {@code semaphore}.
+	 * The value naming a kind of lock: {@code mutex} (reentrant or not), {@code read},
+	 * {@code write}, {@code semaphore} or {@code leader}.
 	 */
 	static String kind(LockKind kind) {
 		return KINDS[kind.ordinal()];

@@ -31,8 +31,8 @@ import io.github.distlock.curator.CuratorLocks;
  * annotations.
  * <p>
  * Starting the client does not wait for ZooKeeper: the application starts while the
- * ensemble is unreachable, and lock attempts fail within their wait time until it is
- * reachable. Asynchronous lock attempts complete on the application's task executor.
+ * ensemble is unreachable, and lock acquisitions fail within their wait time until it is
+ * reachable. Asynchronous lock acquisitions complete on the application's task executor.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)

@@ -33,7 +33,7 @@ public interface ClusterLock extends Acquirable<LockHandle> {
 	 * @throws LockReentryException if the lock is not reentrant and the current thread
 	 * holds it
 	 * @throws LockAcquisitionException if ZooKeeper failed or the thread was interrupted
-	 * (the attempt is then abandoned and the thread's interrupt flag stays set)
+	 * (the acquisition is then abandoned and the thread's interrupt flag stays set)
 	 * @throws LockLostException if the thread holds this lock and it is no longer held
 	 */
 	@Override
@@ -43,9 +43,9 @@ public interface ClusterLock extends Acquirable<LockHandle> {
 	 * Start acquiring the lock without waiting: the future completes, on the executor of
 	 * the {@link Locks} that made this lock (never on a ZooKeeper thread), with the
 	 * handle once the lock is held, or with a {@link LockTimeoutException} once the wait
-	 * time is over. Cancelling the future abandons the attempt and leaves no lock node;
-	 * if the lock was granted just before, the cancellation returns {@code false} and the
-	 * handle is the caller's to close.
+	 * time is over. Cancelling the future abandons the acquisition and leaves no lock
+	 * node; if the lock was granted just before, the cancellation returns {@code false}
+	 * and the handle is the caller's to close.
 	 * <p>
 	 * Each call is an acquisition of its own: it is not reentrant, and a caller that
 	 * waits for a lock it holds waits until its wait time is over.
@@ -66,6 +66,18 @@ public interface ClusterLock extends Acquirable<LockHandle> {
 	 */
 	@Override
 	CompletableFuture<LockHandle> acquireAsync(Duration waitTime, LockScope scope);
+
+	/**
+	 * Whether a holder that holds this lock gets it again at once when it asks again (a
+	 * re-entry, released with the outermost handle). A mutex from
+	 * {@link Locks#nonReentrantMutex(LockPath)} is not: a holder asking again is refused
+	 * with a {@link LockReentryException}. Neither is a semaphore: each acquisition takes
+	 * a permit of its own.
+	 * @return whether the lock is reentrant
+	 */
+	default boolean isReentrant() {
+		return kind() != LockKind.SEMAPHORE && kind() != LockKind.LEADER;
+	}
 
 	/** Whether the current thread holds this lock. */
 	boolean isHeldByCurrentThread();

@@ -17,9 +17,10 @@ public interface LockEventListener {
 	 * An acquisition starts.
 	 * @param kind the kind of lock
 	 * @param path the lock path
-	 * @return what follows this acquisition; {@link Attempt#NONE} to ignore it
+	 * @return what follows this acquisition; {@link AcquisitionListener#NONE} to ignore
+	 * it
 	 */
-	Attempt acquiring(LockKind kind, LockPath path);
+	AcquisitionListener acquiring(LockKind kind, LockPath path);
 
 	/**
 	 * One acquisition, from its start to its end or, once acquired, to its release. Each
@@ -27,10 +28,10 @@ public interface LockEventListener {
 	 * {@link #cancelled} and {@link #failed}; an acquired one then ends with
 	 * {@link #released}, possibly after {@link #lost}.
 	 */
-	interface Attempt {
+	interface AcquisitionListener {
 
 		/** An attempt nobody follows. */
-		Attempt NONE = new Attempt() {
+		AcquisitionListener NONE = new AcquisitionListener() {
 		};
 
 		/**

@@ -1,20 +1,19 @@
 package io.github.distlock.core;
 
 /**
- * The kinds of lock distlock offers. Each protocol keeps its ZooKeeper nodes in a subtree
- * of its own under the lock root, so one name used by two protocols never mixes their
- * nodes. Both kinds of mutex are one lock: reentrancy is the caller's policy, not another
- * queue.
+ * The kinds of lock distlock offers, one per protocol. Each protocol keeps its ZooKeeper
+ * nodes in a subtree of its own under the lock root, so one name used by two protocols
+ * never mixes their nodes. Reentrancy is not a kind: it is the holder's policy for a
+ * mutex ({@link ClusterLock#isReentrant()}), and both policies queue in the same mutex.
  */
 public enum LockKind {
 
-	/** Reentrant, fair mutex (the protocol of Curator's {@code InterProcessMutex}). */
-	MUTEX("mutex"),
-
 	/**
-	 * The same mutex, taken without reentrancy: a holder asking again is refused at once.
+	 * Fair mutex (the protocol of Curator's {@code InterProcessMutex}), reentrant unless
+	 * taken through {@link Locks#nonReentrantMutex(LockPath)}: then a holder asking again
+	 * is refused at once.
 	 */
-	NON_REENTRANT_MUTEX("mutex"),
+	MUTEX("mutex"),
 
 	/**
 	 * Shared side of a read/write lock (the protocol of Curator's

@@ -136,7 +136,7 @@ public final class LockScope {
 	 * Return the hold this scope has of the given lock, as it was {@linkplain #adopt
 	 * adopted}.
 	 * @param owner the {@link Locks} the lock belongs to
-	 * @param kind the kind of lock; either kind of mutex stands for both
+	 * @param kind the kind of lock
 	 * @param path the lock path
 	 * @return the hold, or {@code null} if the scope does not hold the lock
 	 */
@@ -279,12 +279,7 @@ public final class LockScope {
 		}
 
 		boolean matches(Locks owner, LockKind kind, LockPath path) {
-			return this.owner == owner && group(this.kind) == group(kind) && this.path.equals(path);
-		}
-
-		// Both kinds of mutex are one lock: reentrancy is the caller's policy.
-		private static LockKind group(LockKind kind) {
-			return (kind == LockKind.NON_REENTRANT_MUTEX) ? LockKind.MUTEX : kind;
+			return this.owner == owner && this.kind == kind && this.path.equals(path);
 		}
 
 	}

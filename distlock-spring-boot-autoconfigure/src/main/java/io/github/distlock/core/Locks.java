@@ -131,7 +131,7 @@ public interface Locks {
 	 * this object.
 	 * @return a snapshot, empty if the implementation does not track waiters
 	 */
-	default List<WaitingLock> waitingLocks() {
+	default List<WaitingAcquisition> waitingAcquisitions() {
 		return List.of();
 	}
 

@@ -26,8 +26,8 @@ public interface MultiLock extends Acquirable<MultiLockHandle> {
 	 * Start acquiring every lock without waiting, as
 	 * {@link ClusterLock#acquireAsync(Duration)} does for one: the future completes with
 	 * the handle once all are held, or with a {@link LockTimeoutException} (none held)
-	 * once the wait time is over. Cancelling it abandons the attempt and releases what
-	 * was taken.
+	 * once the wait time is over. Cancelling it abandons the acquisition and releases
+	 * what was taken.
 	 * @param waitTime how long to wait for all of them
 	 * @return the future handle
 	 */

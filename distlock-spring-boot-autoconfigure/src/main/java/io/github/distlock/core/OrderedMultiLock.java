@@ -50,10 +50,9 @@ final class OrderedMultiLock implements MultiLock {
 	 * refused a second time).
 	 */
 	private static ClusterLock stricter(ClusterLock first, ClusterLock second) {
-		return switch (second.kind()) {
-			case WRITE, NON_REENTRANT_MUTEX -> second;
-			default -> first;
-		};
+		boolean grantsMore = (second.kind() == LockKind.WRITE)
+				|| (second.kind() == LockKind.MUTEX && !second.isReentrant());
+		return grantsMore ? second : first;
 	}
 
 	@Override

@@ -24,8 +24,8 @@ import io.github.distlock.core.LockTimeoutException;
 /**
  * A lock of the engine at one path: the entry points of the programmatic API. Each
  * acquisition asks its {@link LockScope} first (re-entry, or a refusal that needs no
- * waiting), then starts an {@link Attempt} and hands its {@link Hold} to the scope.
- * {@link #acquire(Duration)} parks the calling thread on the attempt's outcome;
+ * waiting), then starts an {@link Acquisition} and hands its {@link Hold} to the scope.
+ * {@link #acquire(Duration)} parks the calling thread on the acquisition's outcome;
  * {@link #acquireAsync(Duration, LockScope)} completes its future on the engine's
  * executor, so that no caller's code ever runs on a ZooKeeper thread.
  */
@@ -43,7 +43,9 @@ final class CuratorLock implements ClusterLock {
 
 	private final int permits;
 
-	CuratorLock(CuratorLocks locks, Engine engine, LockKind kind, LockPath path, int permits) {
+	private final boolean reentrant;
+
+	CuratorLock(CuratorLocks locks, Engine engine, LockKind kind, LockPath path, int permits, boolean reentrant) {
 		if (kind == LockKind.SEMAPHORE && permits < 1) {
 			throw new LockConfigurationException(
 					"Semaphore '" + path + "' needs at least 1 permit, but " + permits + " were given");
@@ -54,6 +56,7 @@ final class CuratorLock implements ClusterLock {
 		this.path = path;
 		this.queuePath = queuePath(kind, path);
 		this.permits = permits;
+		this.reentrant = reentrant;
 	}
 
 	/** The node of a lock's queue (or, for a semaphore, of its guard and leases). */
@@ -76,21 +79,22 @@ final class CuratorLock implements ClusterLock {
 		return LockScope.currentThread().holdOf(this.locks, this.kind, this.path) != null;
 	}
 
-	private boolean reentrant() {
-		return this.kind != LockKind.NON_REENTRANT_MUTEX && this.kind != LockKind.SEMAPHORE;
+	@Override
+	public boolean isReentrant() {
+		return this.reentrant;
 	}
 
 	@Override
 	public LockHandle acquire(Duration waitTime) {
 		refuseIfClosed();
 		LockScope scope = LockScope.currentThread();
-		LockHandle reentered = scope.reenter(this.locks, this.kind, this.path, reentrant());
+		LockHandle reentered = scope.reenter(this.locks, this.kind, this.path, this.reentrant);
 		if (reentered != null) {
 			return reentered;
 		}
-		Attempt attempt = newAttempt(waitTime, scope);
-		Hold hold = await(attempt);
-		return scope.adopt(this.locks, this.kind, this.path, hold, reentrant());
+		Acquisition acquisition = newAcquisition(waitTime, scope);
+		Hold hold = await(acquisition);
+		return scope.adopt(this.locks, this.kind, this.path, hold, this.reentrant);
 	}
 
 	@Override
@@ -100,19 +104,19 @@ final class CuratorLock implements ClusterLock {
 
 	@Override
 	public CompletableFuture<LockHandle> acquireAsync(Duration waitTime, LockScope scope) {
-		Attempt attempt;
+		Acquisition acquisition;
 		try {
 			refuseIfClosed();
-			LockHandle reentered = scope.reenter(this.locks, this.kind, this.path, reentrant());
+			LockHandle reentered = scope.reenter(this.locks, this.kind, this.path, this.reentrant);
 			if (reentered != null) {
 				return CompletableFuture.completedFuture(reentered);
 			}
-			attempt = newAttempt(waitTime, scope);
+			acquisition = newAcquisition(waitTime, scope);
 		}
 		catch (DistributedLockException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		CompletableFuture<Hold> outcome = attempt.start();
+		CompletableFuture<Hold> outcome = acquisition.start();
 		CompletableFuture<LockHandle> result = new CompletableFuture<>();
 		result.whenComplete((handle, ex) -> {
 			if (ex instanceof CancellationException) {
@@ -120,24 +124,24 @@ final class CuratorLock implements ClusterLock {
 			}
 		});
 		outcome.whenComplete((hold, ex) -> this.engine.threads()
-			.complete(() -> deliver(attempt, scope, hold, (ex != null) ? unwrap(ex) : null, result)));
+			.complete(() -> deliver(acquisition, scope, hold, (ex != null) ? unwrap(ex) : null, result)));
 		return result;
 	}
 
-	private void deliver(Attempt attempt, LockScope scope, @Nullable Hold hold, @Nullable Throwable ex,
+	private void deliver(Acquisition acquisition, LockScope scope, @Nullable Hold hold, @Nullable Throwable ex,
 			CompletableFuture<LockHandle> result) {
 		if (ex != null) {
-			report(attempt, ex);
+			report(acquisition, ex);
 			result.completeExceptionally(ex);
 			return;
 		}
 		if (!hold.deliver()) {
 			LockLostException lost = lostAsGranted(hold);
-			attempt.events().failed(lost);
+			acquisition.events().failed(lost);
 			result.completeExceptionally(lost);
 			return;
 		}
-		LockHandle handle = scope.adopt(this.locks, this.kind, this.path, hold, reentrant());
+		LockHandle handle = scope.adopt(this.locks, this.kind, this.path, hold, this.reentrant);
 		if (!result.complete(handle)) {
 			handle.close();
 		}
@@ -150,17 +154,17 @@ final class CuratorLock implements ClusterLock {
 		}
 	}
 
-	private Attempt newAttempt(Duration waitTime, LockScope scope) {
+	private Acquisition newAcquisition(Duration waitTime, LockScope scope) {
 		String holder = scope.name();
 		return switch (this.kind) {
-			case MUTEX, NON_REENTRANT_MUTEX -> new QueueAttempt(this.engine, this.kind, this.path, this.queuePath,
-					QueueDriver.MUTEX, holder, waitTime, true, null);
-			case WRITE -> new QueueAttempt(this.engine, this.kind, this.path, this.queuePath, QueueDriver.WRITE, holder,
-					waitTime, true, null);
-			case READ -> new QueueAttempt(this.engine, this.kind, this.path, this.queuePath, QueueDriver.READ, holder,
-					waitTime, false, downgrade(scope));
+			case MUTEX -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.MUTEX,
+					holder, waitTime, true, null);
+			case WRITE -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.WRITE,
+					holder, waitTime, true, null);
+			case READ -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.READ,
+					holder, waitTime, false, downgrade(scope));
 			case SEMAPHORE ->
-				new SemaphoreAttempt(this.engine, this.path, this.queuePath, this.permits, holder, waitTime);
+				new SemaphoreAcquisition(this.engine, this.path, this.queuePath, this.permits, holder, waitTime);
 			case LEADER -> throw new IllegalStateException("Leadership is not a lock: see CuratorLeadership");
 		};
 	}
@@ -186,34 +190,35 @@ final class CuratorLock implements ClusterLock {
 	}
 
 	/**
-	 * Wait for the attempt's outcome. An interrupt abandons the attempt (or releases the
-	 * lock granted at the same moment) and keeps the thread's interrupt flag.
+	 * Wait for the acquisition's outcome. An interrupt abandons the acquisition (or
+	 * releases the lock granted at the same moment) and keeps the thread's interrupt
+	 * flag.
 	 */
-	private Hold await(Attempt attempt) {
-		CompletableFuture<Hold> outcome = attempt.start();
+	private Hold await(Acquisition acquisition) {
+		CompletableFuture<Hold> outcome = acquisition.start();
 		Hold hold;
 		try {
 			hold = outcome.get();
 		}
 		catch (InterruptedException ex) {
 			if (outcome.cancel(false)) {
-				attempt.events().cancelled();
+				acquisition.events().cancelled();
 			}
 			else if (outcome.isCompletedExceptionally()) {
-				report(attempt, unwrap(outcome.handle((ignored, failure) -> failure).join()));
+				report(acquisition, unwrap(outcome.handle((ignored, failure) -> failure).join()));
 			}
 			else {
 				// Granted at the same moment: not handed out, so released at once.
 				outcome.join().close();
-				attempt.events().cancelled();
+				acquisition.events().cancelled();
 			}
 			Thread.currentThread().interrupt();
 			throw new LockAcquisitionException("Interrupted while waiting for lock '" + this.path
-					+ "'; the attempt was abandoned and the lock is not held", ex);
+					+ "'; the acquisition was abandoned and the lock is not held", ex);
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = unwrap(ex);
-			report(attempt, cause);
+			report(acquisition, cause);
 			if (cause instanceof DistributedLockException distlock) {
 				throw rethrown(distlock);
 			}
@@ -221,7 +226,7 @@ final class CuratorLock implements ClusterLock {
 		}
 		if (!hold.deliver()) {
 			LockLostException lost = lostAsGranted(hold);
-			attempt.events().failed(lost);
+			acquisition.events().failed(lost);
 			throw lost;
 		}
 		return hold;
@@ -243,15 +248,15 @@ final class CuratorLock implements ClusterLock {
 				+ "connection was suspended before it could be handed out; it is not held. Try again");
 	}
 
-	private static void report(Attempt attempt, Throwable ex) {
+	private static void report(Acquisition acquisition, Throwable ex) {
 		if (ex instanceof CancellationException) {
-			attempt.events().cancelled();
+			acquisition.events().cancelled();
 		}
 		else if (ex instanceof LockTimeoutException) {
-			attempt.events().timedOut();
+			acquisition.events().timedOut();
 		}
 		else {
-			attempt.events().failed(ex);
+			acquisition.events().failed(ex);
 		}
 	}
 
@@ -266,7 +271,8 @@ final class CuratorLock implements ClusterLock {
 
 	@Override
 	public String toString() {
-		return this.kind + " '" + this.path + "'";
+		return (this.kind == LockKind.MUTEX && !this.reentrant) ? "non-reentrant MUTEX '" + this.path + "'"
+				: this.kind + " '" + this.path + "'";
 	}
 
 }

@@ -19,20 +19,20 @@ import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockQueue;
 import io.github.distlock.core.Locks;
-import io.github.distlock.core.WaitingLock;
+import io.github.distlock.core.WaitingAcquisition;
 
 /**
  * {@link Locks} on one {@link CuratorFramework} client, which stands for one node of the
  * cluster: its acquisitions compete with each other and with every other client's, also
  * with raw Curator recipes on the same paths (the protocols are node for node Curator's).
  * <p>
- * The engine is event-driven, on Curator's asynchronous API: an {@link Attempt} per
+ * The engine is event-driven, on Curator's asynchronous API: an {@link Acquisition} per
  * acquisition, its {@link QueuePosition}s driven by ZooKeeper's answers and watches, a
  * {@link Hold} per granted node. This class is the application's side of it and puts its
  * parts together, each with one job: the {@linkplain EngineThreads threads} work runs on,
- * the {@linkplain SessionWatch session} and what follows it (holds, attempts, releases),
- * per-path {@linkplain LocalQueues local queues} for exclusive locks, and the
- * {@linkplain QueueInspector inspection} of a path's queues. Attempts, positions and
+ * the {@linkplain SessionWatch session} and what follows it (holds, acquisitions,
+ * releases), per-path {@linkplain LocalQueues local queues} for exclusive locks, and the
+ * {@linkplain QueueInspector inspection} of a path's queues. Acquisitions, positions and
  * holds reach them through the {@link Engine} interface only. Curator keeps doing what it
  * does well: connection and session management, retries, protected creates, guaranteed
  * deletes. Waiting costs no thread; nothing blocking and no code of the application runs
@@ -135,18 +135,18 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	@Override
 	public ClusterLock mutex(LockPath path) {
-		return new CuratorLock(this, this.engine, LockKind.MUTEX, path, 1);
+		return new CuratorLock(this, this.engine, LockKind.MUTEX, path, 1, true);
 	}
 
 	@Override
 	public ClusterLock nonReentrantMutex(LockPath path) {
-		return new CuratorLock(this, this.engine, LockKind.NON_REENTRANT_MUTEX, path, 1);
+		return new CuratorLock(this, this.engine, LockKind.MUTEX, path, 1, false);
 	}
 
 	@Override
 	public ClusterReadWriteLock readWrite(LockPath path) {
-		CuratorLock read = new CuratorLock(this, this.engine, LockKind.READ, path, 1);
-		CuratorLock write = new CuratorLock(this, this.engine, LockKind.WRITE, path, 1);
+		CuratorLock read = new CuratorLock(this, this.engine, LockKind.READ, path, 1, true);
+		CuratorLock write = new CuratorLock(this, this.engine, LockKind.WRITE, path, 1, true);
 		return new ClusterReadWriteLock() {
 
 			@Override
@@ -169,7 +169,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	@Override
 	public ClusterLock semaphore(LockPath path, int permits) {
-		return new CuratorLock(this, this.engine, LockKind.SEMAPHORE, path, permits);
+		return new CuratorLock(this, this.engine, LockKind.SEMAPHORE, path, permits, false);
 	}
 
 	@Override
@@ -178,8 +178,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	@Override
-	public List<WaitingLock> waitingLocks() {
-		return this.session.attempts().stream().map(Attempt::snapshot).toList();
+	public List<WaitingAcquisition> waitingAcquisitions() {
+		return this.session.acquisitions().stream().map(Acquisition::snapshot).toList();
 	}
 
 	@Override
@@ -197,9 +197,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.session.holds().size();
 	}
 
-	/** Number of acquisitions waiting now, as {@link #waitingLocks()} would list them. */
+	/**
+	 * Number of acquisitions waiting now, as {@link #waitingAcquisitions()} would list
+	 * them.
+	 */
 	public int waitingCount() {
-		return this.session.attempts().size();
+		return this.session.acquisitions().size();
 	}
 
 	/** When a held lock counts as lost. */
@@ -258,8 +261,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	public void close() {
 		this.engine.closed = true;
 		this.session.stop();
-		for (Attempt attempt : this.session.attempts()) {
-			attempt.fail(attempt.closed());
+		for (Acquisition acquisition : this.session.acquisitions()) {
+			acquisition.fail(acquisition.closed());
 		}
 		this.threads.close();
 	}
@@ -286,9 +289,9 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.engine.localQueues();
 	}
 
-	/** The attempts in flight. */
-	java.util.Set<Attempt> attempts() {
-		return this.session.attempts();
+	/** The acquisitions in flight. */
+	java.util.Set<Acquisition> acquisitions() {
+		return this.session.acquisitions();
 	}
 
 	/** Curator's index of the ZooKeeper handle (and so of the session) in use now. */
@@ -304,7 +307,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.engine.localQueues().size() + this.threads.timer().pending() + this.session.unconfirmedReleases();
 	}
 
-	/** The engine's parts, as attempts, positions and holds reach them. */
+	/** The engine's parts, as acquisitions, positions and holds reach them. */
 	private static final class Parts implements Engine {
 
 		private final CuratorFramework client;

@@ -6,7 +6,7 @@ import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 
 /**
- * What the parts of an acquisition ({@link Attempt}, its {@link QueuePosition}s, its
+ * What the parts of an acquisition ({@link Acquisition}, its {@link QueuePosition}s, its
  * {@link Hold}) need of the engine of their client, and all they may reach: the client to
  * send requests with, the {@linkplain EngineThreads threads} work runs on, the
  * {@linkplain SessionWatch session} and what follows it, the client's
@@ -25,7 +25,7 @@ interface Engine {
 	/** Where work runs. */
 	EngineThreads threads();
 
-	/** The session, and the holds and attempts that follow it. */
+	/** The session, and the holds and acquisitions that follow it. */
 	SessionWatch session();
 
 	/** This client's queues of exclusive locks. */
@@ -34,7 +34,7 @@ interface Engine {
 	/** Start following one acquisition for the event listeners. */
 	Events events(LockKind kind, LockPath path);
 
-	/** Whether the locks were closed: no attempt may start any more. */
+	/** Whether the locks were closed: no acquisition may start any more. */
 	boolean isClosed();
 
 	/** What a failure refused by ZooKeeper's access control advises checking. */

@@ -110,7 +110,8 @@ final class EngineThreads implements AutoCloseable {
 			this.completions.execute(task);
 		}
 		catch (RejectedExecutionException ex) {
-			// Closed: the engine refuses new attempts, this is the end of one in flight.
+			// Closed: the engine refuses new acquisitions, and this is the end of
+			// one in flight.
 			task.run();
 		}
 	}

@@ -16,18 +16,19 @@ final class Events {
 
 	private static final Logger logger = LoggerFactory.getLogger(Events.class);
 
-	static final Events NONE = new Events(LockKind.MUTEX, LockPath.parse("none"), new LockEventListener.Attempt[0]);
+	static final Events NONE = new Events(LockKind.MUTEX, LockPath.parse("none"),
+			new LockEventListener.AcquisitionListener[0]);
 
 	private final LockKind kind;
 
 	private final LockPath path;
 
-	private final LockEventListener.Attempt[] attempts;
+	private final LockEventListener.AcquisitionListener[] acquisitions;
 
-	private Events(LockKind kind, LockPath path, LockEventListener.Attempt[] attempts) {
+	private Events(LockKind kind, LockPath path, LockEventListener.AcquisitionListener[] acquisitions) {
 		this.kind = kind;
 		this.path = path;
-		this.attempts = attempts;
+		this.acquisitions = acquisitions;
 	}
 
 	/** Tell the listeners that an acquisition starts. */
@@ -35,23 +36,23 @@ final class Events {
 		if (listeners.length == 0) {
 			return NONE;
 		}
-		LockEventListener.Attempt[] attempts = new LockEventListener.Attempt[listeners.length];
+		LockEventListener.AcquisitionListener[] acquisitions = new LockEventListener.AcquisitionListener[listeners.length];
 		for (int i = 0; i < listeners.length; i++) {
 			try {
-				attempts[i] = listeners[i].acquiring(kind, path);
+				acquisitions[i] = listeners[i].acquiring(kind, path);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Lock event listener failed for {} '{}'", kind, path, ex);
-				attempts[i] = LockEventListener.Attempt.NONE;
+				acquisitions[i] = LockEventListener.AcquisitionListener.NONE;
 			}
 		}
-		return new Events(kind, path, attempts);
+		return new Events(kind, path, acquisitions);
 	}
 
 	void acquired(long fencingToken) {
-		for (LockEventListener.Attempt attempt : this.attempts) {
+		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
-				attempt.acquired(fencingToken);
+				acquisition.acquired(fencingToken);
 			}
 			catch (RuntimeException ex) {
 				failedListener(ex);
@@ -60,9 +61,9 @@ final class Events {
 	}
 
 	void timedOut() {
-		for (LockEventListener.Attempt attempt : this.attempts) {
+		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
-				attempt.timedOut();
+				acquisition.timedOut();
 			}
 			catch (RuntimeException ex) {
 				failedListener(ex);
@@ -71,9 +72,9 @@ final class Events {
 	}
 
 	void cancelled() {
-		for (LockEventListener.Attempt attempt : this.attempts) {
+		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
-				attempt.cancelled();
+				acquisition.cancelled();
 			}
 			catch (RuntimeException ex) {
 				failedListener(ex);
@@ -82,9 +83,9 @@ final class Events {
 	}
 
 	void failed(Throwable error) {
-		for (LockEventListener.Attempt attempt : this.attempts) {
+		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
-				attempt.failed(error);
+				acquisition.failed(error);
 			}
 			catch (RuntimeException ex) {
 				failedListener(ex);
@@ -93,9 +94,9 @@ final class Events {
 	}
 
 	void lost() {
-		for (LockEventListener.Attempt attempt : this.attempts) {
+		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
-				attempt.lost();
+				acquisition.lost();
 			}
 			catch (RuntimeException ex) {
 				failedListener(ex);
@@ -104,9 +105,9 @@ final class Events {
 	}
 
 	void released() {
-		for (LockEventListener.Attempt attempt : this.attempts) {
+		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
-				attempt.released();
+				acquisition.released();
 			}
 			catch (RuntimeException ex) {
 				failedListener(ex);

@@ -6,63 +6,63 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * This client's own queues for exclusive locks: per path, one attempt at a time has the
- * turn and competes in ZooKeeper (and then holds the lock), the others wait here in
+ * This client's own queues for exclusive locks: per path, one acquisition at a time has
+ * the turn and competes in ZooKeeper (and then holds the lock), the others wait here in
  * arrival order. So a hot key costs ZooKeeper one waiter per client instead of one per
  * thread, and a release hands the lock to the next local waiter with one pipelined round
- * trip. Attempts of other clients still queue between them in ZooKeeper's order, so a
+ * trip. Acquisitions of other clients still queue between them in ZooKeeper's order, so a
  * busy client cannot starve the others.
  * <p>
- * The turn passes on when its attempt ends without the lock, when its hold is released,
- * and when its hold is lost (the session ended: other clients may take the lock, and so
- * may this client's next waiter). A path has an entry only while somebody has its turn:
- * nothing is kept per key once unused.
+ * The turn passes on when its acquisition ends without the lock, when its hold is
+ * released, and when its hold is lost (the session ended: other clients may take the
+ * lock, and so may this client's next waiter). A path has an entry only while somebody
+ * has its turn: nothing is kept per key once unused.
  */
 final class LocalQueues {
 
-	private final ConcurrentHashMap<String, ArrayDeque<Attempt>> queues = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<String, ArrayDeque<Acquisition>> queues = new ConcurrentHashMap<>();
 
 	/**
 	 * Take the turn of the path, or line up for it.
-	 * @return whether the attempt has the turn now; if not, it is offered the turn
-	 * ({@link Attempt#takeTurn()}) when its turn comes
+	 * @return whether the acquisition has the turn now; if not, it is offered the turn
+	 * ({@link Acquisition#takeTurn()}) when its turn comes
 	 */
-	boolean enter(String path, Attempt attempt) {
+	boolean enter(String path, Acquisition acquisition) {
 		boolean[] first = new boolean[1];
 		this.queues.compute(path, (key, waiting) -> {
 			if (waiting == null) {
 				first[0] = true;
 				return new ArrayDeque<>(2);
 			}
-			waiting.addLast(attempt);
+			waiting.addLast(acquisition);
 			return waiting;
 		});
 		return first[0];
 	}
 
 	/** Leave the line without having had the turn. */
-	void withdraw(String path, Attempt attempt) {
+	void withdraw(String path, Acquisition acquisition) {
 		this.queues.computeIfPresent(path, (key, waiting) -> {
-			waiting.remove(attempt);
+			waiting.remove(acquisition);
 			return waiting;
 		});
 	}
 
 	/**
-	 * Pass the turn on to the next attempt in line that still wants it, or free the path.
-	 * Attempts that ended meanwhile are passed over here, one after the other: thousands
-	 * of them timing out together cost a loop, not a deep recursion.
+	 * Pass the turn on to the next acquisition in line that still wants it, or free the
+	 * path. Acquisitions that ended meanwhile are passed over here, one after the other:
+	 * thousands of them timing out together cost a loop, not a deep recursion.
 	 */
 	void leave(String path) {
-		Attempt next;
+		Acquisition next;
 		do {
 			next = next(path);
 		}
 		while (next != null && !next.takeTurn());
 	}
 
-	private @Nullable Attempt next(String path) {
-		Attempt[] next = new Attempt[1];
+	private @Nullable Acquisition next(String path) {
+		Acquisition[] next = new Acquisition[1];
 		this.queues.computeIfPresent(path, (key, waiting) -> {
 			next[0] = waiting.pollFirst();
 			return (next[0] != null) ? waiting : null;
@@ -75,9 +75,9 @@ final class LocalQueues {
 		return this.queues.size();
 	}
 
-	/** Number of attempts waiting for the given path's turn, or -1 if it is free. */
+	/** Number of acquisitions waiting for the given path's turn, or -1 if it is free. */
 	int waiting(@Nullable String path) {
-		ArrayDeque<Attempt> waiting = (path != null) ? this.queues.get(path) : null;
+		ArrayDeque<Acquisition> waiting = (path != null) ? this.queues.get(path) : null;
 		return (waiting != null) ? waiting.size() : -1;
 	}
 

@@ -106,7 +106,7 @@ final class QueueInspector {
 		catch (KeeperException.NoNodeException | NumberFormatException ex) {
 			// Not written by distlock: every lease counts as held.
 		}
-		String guardPath = ZKPaths.makePath(semaphorePath, SemaphoreAttempt.GUARD);
+		String guardPath = ZKPaths.makePath(semaphorePath, SemaphoreAcquisition.GUARD);
 		List<String> guardChildren = children(guardPath);
 		Map<String, Node> guards = read(guardPath, QueueDriver.sorted(guardChildren, QueueDriver.LOCK_NAME));
 		long guardHolder = guards.entrySet()
@@ -115,7 +115,7 @@ final class QueueInspector {
 			.mapToLong((entry) -> entry.getValue().stat.getEphemeralOwner())
 			.findFirst()
 			.orElse(0);
-		String leasesPath = ZKPaths.makePath(semaphorePath, SemaphoreAttempt.LEASES);
+		String leasesPath = ZKPaths.makePath(semaphorePath, SemaphoreAcquisition.LEASES);
 		List<String> sortedLeases = QueueDriver.sorted(children(leasesPath), QueueDriver.LEASE_NAME);
 		Map<String, Node> leases = read(leasesPath, sortedLeases);
 		String guardHoldersNewest = null;

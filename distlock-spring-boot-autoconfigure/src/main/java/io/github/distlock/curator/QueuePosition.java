@@ -45,7 +45,7 @@ import io.github.distlock.core.LockState;
 final class QueuePosition {
 
 	/**
-	 * What a position tells its owner (an attempt), holding the owner's monitor. The
+	 * What a position tells its owner (an acquisition), holding the owner's monitor. The
 	 * owner is also the monitor that guards the position.
 	 */
 	interface Owner {
@@ -169,7 +169,7 @@ final class QueuePosition {
 	/**
 	 * Create a position.
 	 * @param engine the engine of the client
-	 * @param owner the attempt it belongs to, and the monitor that guards it
+	 * @param owner the acquisition it belongs to, and the monitor that guards it
 	 * @param queuePath the queue's node, relative to the client's namespace
 	 * @param driver the protocol
 	 * @param data the data of our node

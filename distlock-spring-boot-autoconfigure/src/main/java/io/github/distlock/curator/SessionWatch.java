@@ -24,9 +24,9 @@ import io.github.distlock.core.LockState;
 /**
  * The session of one client, and what follows it: the connection state, the namespace
  * node, the {@link Hold}s (held or in doubt while suspended, lost when the session ends)
- * and the {@link Attempt}s in flight (resumed when the connection returns). It also sends
- * what must reach ZooKeeper whatever the connection does: releases, deletes of nodes
- * nobody holds, and removals of watches nobody needs.
+ * and the {@link Acquisition}s in flight (resumed when the connection returns). It also
+ * sends what must reach ZooKeeper whatever the connection does: releases, deletes of
+ * nodes nobody holds, and removals of watches nobody needs.
  * <p>
  * A hold is lost when the session that owns its node ends, whether or not Curator
  * reported it yet: Curator replaces its ZooKeeper handle when the session expires, so a
@@ -45,7 +45,7 @@ final class SessionWatch {
 
 	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
 
-	private final Set<Attempt> attempts = ConcurrentHashMap.newKeySet();
+	private final Set<Acquisition> acquisitions = ConcurrentHashMap.newKeySet();
 
 	// Holds whose delete failed for want of a connection: sent again when it returns.
 	private final Set<Hold> unconfirmedReleases = ConcurrentHashMap.newKeySet();
@@ -98,7 +98,7 @@ final class SessionWatch {
 						reportLoss(hold);
 					}
 				}
-				this.attempts.forEach(Attempt::suspended);
+				this.acquisitions.forEach(Acquisition::suspended);
 			}
 			case LOST -> {
 				this.holds.forEach(this::lose);
@@ -125,7 +125,7 @@ final class SessionWatch {
 					this.unconfirmedReleases.remove(hold);
 					sendRelease(hold);
 				}
-				this.attempts.forEach(Attempt::resume);
+				this.acquisitions.forEach(Acquisition::resume);
 			}
 			default -> {
 			}
@@ -165,7 +165,7 @@ final class SessionWatch {
 
 	/**
 	 * Let Curator make sure the namespace node exists, on a thread of distlock's own, and
-	 * go on with the attempts that waited for it; when ZooKeeper refuses (access,
+	 * go on with the acquisitions that waited for it; when ZooKeeper refuses (access,
 	 * credentials), fail them with its answer instead of letting them wait.
 	 */
 	void prepareNamespace() {
@@ -188,11 +188,11 @@ final class SessionWatch {
 				this.preparingNamespace.set(false);
 			}
 			if (this.namespaceReady) {
-				this.attempts.forEach(Attempt::resume);
+				this.acquisitions.forEach(Acquisition::resume);
 			}
 			else if (refused != null) {
-				for (Attempt attempt : this.attempts) {
-					attempt.failBeforeBegin(refused);
+				for (Acquisition acquisition : this.acquisitions) {
+					acquisition.failBeforeBegin(refused);
 				}
 			}
 		});
@@ -206,21 +206,21 @@ final class SessionWatch {
 				|| code == KeeperException.Code.OPERATIONTIMEOUT || code == KeeperException.Code.SESSIONMOVED;
 	}
 
-	// Attempts
+	// Acquisitions
 
-	/** Follow an attempt until it ends: it is resumed when the connection returns. */
-	void follow(Attempt attempt) {
-		this.attempts.add(attempt);
+	/** Follow an acquisition until it ends: it is resumed when the connection returns. */
+	void follow(Acquisition acquisition) {
+		this.acquisitions.add(acquisition);
 	}
 
-	/** Stop following an attempt that ended. */
-	void unfollow(Attempt attempt) {
-		this.attempts.remove(attempt);
+	/** Stop following an acquisition that ended. */
+	void unfollow(Acquisition acquisition) {
+		this.acquisitions.remove(acquisition);
 	}
 
-	/** The attempts in flight. */
-	Set<Attempt> attempts() {
-		return this.attempts;
+	/** The acquisitions in flight. */
+	Set<Acquisition> acquisitions() {
+		return this.acquisitions;
 	}
 
 	// Holds
@@ -276,7 +276,7 @@ final class SessionWatch {
 	private void reportLoss(Hold hold) {
 		this.threads.reportLoss(() -> {
 			HeldLock lost = hold.snapshot();
-			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.thread(), lost.since());
+			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.holder(), lost.since());
 			hold.events().lost();
 			for (Consumer<HeldLock> listener : this.lossListeners) {
 				try {
@@ -336,7 +336,7 @@ final class SessionWatch {
 	}
 
 	/**
-	 * Delete a node nobody holds (an abandoned attempt's, a semaphore's guard) in the
+	 * Delete a node nobody holds (an abandoned acquisition's, a semaphore's guard) in the
 	 * background, guaranteed: retried until it is gone or its session ends.
 	 */
 	void deleteInBackground(String path) {

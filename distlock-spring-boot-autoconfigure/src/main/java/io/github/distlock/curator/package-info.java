@@ -4,7 +4,7 @@
  * <p>
  * One noun per step of a lock's life:
  * <ul>
- * <li>{@link io.github.distlock.curator.Attempt}: one acquisition in flight, from the
+ * <li>{@link io.github.distlock.curator.Acquisition}: one acquisition in flight, from the
  * call to its outcome (a hold, a timeout, a cancellation or a failure); its outcome
  * future is where a grant and a deadline that meet are told apart. It first takes its
  * turn in the client's {@link io.github.distlock.curator.LocalQueues local queue} of an
@@ -27,13 +27,13 @@
  * </ul>
  * <h2>The engine's parts</h2> {@link io.github.distlock.curator.CuratorLocks} is the
  * application's side (the {@link io.github.distlock.core.Locks} bean) and puts the parts
- * together, each with one job; attempts, positions and holds reach them only through the
- * narrow {@link io.github.distlock.curator.Engine} interface:
+ * together, each with one job; acquisitions, positions and holds reach them only through
+ * the narrow {@link io.github.distlock.curator.Engine} interface:
  * {@link io.github.distlock.curator.EngineThreads} (where work runs: completions,
  * requests that may wait, loss reports, the namespace, the
  * {@link io.github.distlock.curator.DeadlineTimer deadline timer}),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, the holds
- * and attempts that follow it, releases and deletes that must reach ZooKeeper),
+ * and acquisitions that follow it, releases and deletes that must reach ZooKeeper),
  * {@link io.github.distlock.curator.LocalQueues} and
  * {@link io.github.distlock.curator.QueueInspector}.
  * <h2>Leader election</h2> {@link io.github.distlock.curator.CuratorLeadership} (the
@@ -55,7 +55,8 @@
  * </tr>
  * <tr>
  * <td>NEW</td>
- * <td>the attempt begins: our node's create and the queue's read are sent together</td>
+ * <td>the acquisition begins: our node's create and the queue's read are sent
+ * together</td>
  * <td>CREATING</td>
  * <td>{@code CuratorLocksTests}</td>
  * </tr>
@@ -86,7 +87,7 @@
  * <tr>
  * <td>CREATING</td>
  * <td>the create or a parent's create is refused (no access, a bad ACL)</td>
- * <td>ABANDONED; the attempt fails with ZooKeeper's answer</td>
+ * <td>ABANDONED; the acquisition fails with ZooKeeper's answer</td>
  * <td>{@code RefusedParentsTests}, {@code ZookeeperAuthenticationTests}</td>
  * </tr>
  * <tr>
@@ -150,8 +151,8 @@
  * <td>QUEUED</td>
  * <td>our node is gone (its session ended, or it was deleted)</td>
  * <td>CREATING with a new node, or ABANDONED when the owner may not queue again (a
- * semaphore lease: the attempt starts over at the guard; a downgrade: the attempt fails
- * with a {@code LockLostException})</td>
+ * semaphore lease: the acquisition starts over at the guard; a downgrade: the acquisition
+ * fails with a {@code LockLostException})</td>
  * <td>{@code SessionExpiryFaultTests}, {@code DowngradeSafetyTests}</td>
  * </tr>
  * <tr>
@@ -175,7 +176,7 @@
  * </tr>
  * <tr>
  * <td>any but HOLDS</td>
- * <td>the attempt ends without the lock (deadline, try-once, cancellation, closed
+ * <td>the acquisition ends without the lock (deadline, try-once, cancellation, closed
  * locks)</td>
  * <td>ABANDONED: the node is deleted (in the background, guaranteed) and our watches are
  * removed</td>

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import io.github.distlock.core.CompletionStageLockContext;
 import io.github.distlock.core.Handle;
 import io.github.distlock.core.LockScope;
 import io.github.distlock.core.LockTimeoutException;

@@ -26,7 +26,7 @@ public record MutexOperation(Method method, String description, LockedReturnType
 
 	@Override
 	public LockKind kind() {
-		return this.reentrant ? LockKind.MUTEX : LockKind.NON_REENTRANT_MUTEX;
+		return LockKind.MUTEX;
 	}
 
 	@Override

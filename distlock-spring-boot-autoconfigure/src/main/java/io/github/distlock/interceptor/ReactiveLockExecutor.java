@@ -13,9 +13,10 @@ import reactor.util.context.ContextView;
 
 import org.springframework.core.ReactiveAdapter;
 
-import io.github.distlock.core.Handle;
 import io.github.distlock.core.DistributedLockException;
+import io.github.distlock.core.Handle;
 import io.github.distlock.core.LockScope;
+import io.github.distlock.core.ReactiveLockContext;
 
 /**
  * Runs locked calls of methods returning a reactive type (anything Spring's
@@ -216,7 +217,7 @@ final class ReactiveLockExecutor {
 	/**
 	 * Bridges an acquisition's future to the {@code Mono} of one subscription, so that a
 	 * granted lock is either handed to the subscription exactly once or released: a
-	 * cancellation while waiting abandons the attempt, and one that crosses the grant
+	 * cancellation while waiting abandons the acquisition, and one that crosses the grant
 	 * releases the lock.
 	 */
 	private static final class Acquisition {

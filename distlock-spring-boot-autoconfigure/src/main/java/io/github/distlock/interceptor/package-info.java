@@ -31,9 +31,9 @@
  * that outcome to what they return: a value, a stage or a publisher.</li>
  * </ol>
  * The locks of asynchronous calls are found through
- * {@link io.github.distlock.interceptor.ReactiveLockContext},
- * {@link io.github.distlock.interceptor.CoroutineLockContext} and
- * {@link io.github.distlock.interceptor.CompletionStageLockContext}.
+ * {@link io.github.distlock.core.ReactiveLockContext},
+ * {@link io.github.distlock.core.CoroutineLockContext} and
+ * {@link io.github.distlock.core.CompletionStageLockContext}.
  */
 @NullMarked
 package io.github.distlock.interceptor;

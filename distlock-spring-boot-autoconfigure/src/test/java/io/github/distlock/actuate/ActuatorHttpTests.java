@@ -99,7 +99,7 @@ class ActuatorHttpTests {
 				.containsEntry("kind", "mutex")
 				.containsEntry("template", "inventory/#{#sku}")
 				.containsEntry("state", "HELD")
-				.containsEntry("thread", Inventory.thread);
+				.containsEntry("holder", Inventory.thread);
 			assertThat(locks.read("$.held[0].fencingToken", Long.class)).isEqualTo(token);
 			assertThat(locks.read("$.waiting", List.class)).isEmpty();
 

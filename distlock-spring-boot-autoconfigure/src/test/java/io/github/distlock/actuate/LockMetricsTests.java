@@ -124,12 +124,12 @@ class LockMetricsTests {
 			});
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(activeTasks("mutex", "reports/daily", "waiting")).isOne());
-			assertThat(this.observed.waitingLocks()).singleElement()
+			assertThat(this.observed.waitingAcquisitions()).singleElement()
 				.satisfies((waiting) -> assertThat(waiting.path()).isEqualTo(path));
 			held.close();
 			assertThat(waiter.get(10, TimeUnit.SECONDS)).isPositive();
 		}
-		assertThat(this.observed.waitingLocks()).isEmpty();
+		assertThat(this.observed.waitingAcquisitions()).isEmpty();
 		assertThat(activeTasks("mutex", "reports/daily", "waiting")).isZero();
 		assertThat(acquireCount("mutex", "reports/daily", "timeout")).isOne();
 		assertThat(acquireCount("mutex", "reports/daily", "acquired")).isOne();
@@ -168,15 +168,12 @@ class LockMetricsTests {
 		await().atMost(Duration.ofSeconds(20)).until(() -> handle.state() == LockState.LOST);
 		// The handle shows the loss at once; listeners are told right after.
 		await().atMost(Duration.ofSeconds(5))
-			.untilAsserted(() -> assertThat(this.meterRegistry.get("distlock.lost")
-				.tags("kind", "non_reentrant_mutex", "name", "jobs/{}")
-				.counter()
-				.count()).isOne());
+			.untilAsserted(() -> assertThat(
+					this.meterRegistry.get("distlock.lost").tags("kind", "mutex", "name", "jobs/{}").counter().count())
+				.isOne());
 		handle.close();
-		assertThat(this.meterRegistry.get("distlock.hold")
-			.tags("kind", "non_reentrant_mutex", "name", "jobs/{}")
-			.timer()
-			.count()).isOne();
+		assertThat(this.meterRegistry.get("distlock.hold").tags("kind", "mutex", "name", "jobs/{}").timer().count())
+			.isOne();
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
 			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).singleElement().satisfies((context) -> {
 				assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("true");

@@ -35,6 +35,7 @@ import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.LockShape;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -131,8 +132,8 @@ class AcquisitionSafetyTests {
 			LockHandle held = switch (lock.kind()) {
 				case SEMAPHORE -> holder.semaphore("stopped", 1).acquire(Duration.ofSeconds(5));
 				case WRITE -> holder.readWrite("stopped").readLock().acquire(Duration.ofSeconds(5));
-				case NON_REENTRANT_MUTEX -> holder.nonReentrantMutex("stopped").acquire(Duration.ofSeconds(5));
-				default -> holder.mutex("stopped").acquire(Duration.ofSeconds(5));
+				default -> (lock.isReentrant() ? holder.mutex("stopped") : holder.nonReentrantMutex("stopped"))
+					.acquire(Duration.ofSeconds(5));
 			};
 			ExecutorService stopper = Executors.newSingleThreadExecutor();
 			try {
@@ -376,7 +377,7 @@ class AcquisitionSafetyTests {
 		CuratorLocks waiter = this.zookeeper.newNode();
 		CuratorFramework observer = this.zookeeper.newClient();
 		for (boolean serverStops : List.of(false, true)) {
-			for (LockKind kind : List.of(LockKind.MUTEX, LockKind.NON_REENTRANT_MUTEX, LockKind.SEMAPHORE)) {
+			for (LockShape kind : List.of(LockShape.MUTEX, LockShape.NON_REENTRANT_MUTEX, LockShape.SEMAPHORE)) {
 				String path = "interrupted-" + kind.name().toLowerCase(Locale.ROOT) + (serverStops ? "-stopped" : "");
 				LockHandle held = lockOf(holder, kind, path).acquire(Duration.ofSeconds(5));
 				ExecutorService worker = Executors.newSingleThreadExecutor();
@@ -427,22 +428,18 @@ class AcquisitionSafetyTests {
 		}
 	}
 
-	private static ClusterLock lockOf(CuratorLocks node, LockKind kind, String path) {
-		return switch (kind) {
-			case NON_REENTRANT_MUTEX -> node.nonReentrantMutex(path);
-			case SEMAPHORE -> node.semaphore(path, 1);
-			default -> node.mutex(path);
-		};
+	private static ClusterLock lockOf(CuratorLocks node, LockShape kind, String path) {
+		return kind.exclusive(node, path);
 	}
 
 	/** The node a waiting acquisition of the kind has its own node in. */
-	private static String queueNode(LockKind kind, String path) {
-		return (kind == LockKind.SEMAPHORE) ? "/semaphore/" + path + "/leases" : "/mutex/" + path;
+	private static String queueNode(LockShape kind, String path) {
+		return kind.holdersNode(path);
 	}
 
 	/** The node every node of the lock is below. */
-	private static String lockNode(LockKind kind, String path) {
-		return (kind == LockKind.SEMAPHORE) ? "/semaphore/" + path : "/mutex/" + path;
+	private static String lockNode(LockShape kind, String path) {
+		return (kind == LockShape.SEMAPHORE) ? "/semaphore/" + path : "/mutex/" + path;
 	}
 
 	private static long sessionOf(CuratorLocks node) throws Exception {

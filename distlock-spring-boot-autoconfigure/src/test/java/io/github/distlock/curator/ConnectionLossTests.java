@@ -40,7 +40,7 @@ class ConnectionLossTests {
 		assertThat(holder.heldLocks()).singleElement().satisfies((held) -> {
 			assertThat(held.path().value()).isEqualTo("orders/1");
 			assertThat(held.fencingToken()).isEqualTo(handle.fencingToken());
-			assertThat(held.thread()).isEqualTo(Thread.currentThread().getName());
+			assertThat(held.holder()).isEqualTo(Thread.currentThread().getName());
 		});
 
 		Faults.expireSession(holder.client());

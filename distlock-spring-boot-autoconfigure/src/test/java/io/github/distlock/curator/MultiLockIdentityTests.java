@@ -36,8 +36,8 @@ class MultiLockIdentityTests {
 	void bothKindsOfMutexAtOnePathAreTakenOnceWithoutReentrancy() throws Exception {
 		CuratorLocks locks = this.zookeeper.newNode();
 		MultiLock multi = locks.multi(List.of(locks.mutex("a"), locks.nonReentrantMutex("a"), locks.mutex("b")));
-		assertThat(multi.locks()).extracting(ClusterLock::kind)
-			.containsExactly(LockKind.NON_REENTRANT_MUTEX, LockKind.MUTEX);
+		assertThat(multi.locks()).extracting(ClusterLock::kind).containsExactly(LockKind.MUTEX, LockKind.MUTEX);
+		assertThat(multi.locks()).extracting(ClusterLock::isReentrant).containsExactly(false, true);
 		try (MultiLockHandle handle = multi.acquire(Duration.ofSeconds(5))) {
 			assertThat(handle.handles()).hasSize(2);
 			assertThat(Faults.children(locks.client(), "/mutex/a")).hasSize(1);

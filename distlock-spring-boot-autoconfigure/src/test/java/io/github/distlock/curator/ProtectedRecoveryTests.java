@@ -63,7 +63,7 @@ class ProtectedRecoveryTests {
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> Faults.children(observer, "/mutex/recovered").size() == 1);
 			assertThat(acquisition).isNotDone();
-			probe.attempt = (QueueAttempt) locks.attempts().iterator().next();
+			probe.attempt = (QueueAcquisition) locks.acquisitions().iterator().next();
 			relay.dropConnections();
 			relay.resume(TcpRelay.Direction.TO_CLIENT);
 
@@ -83,12 +83,12 @@ class ProtectedRecoveryTests {
 	 */
 	private static final class AttemptProbe {
 
-		private volatile QueueAttempt attempt;
+		private volatile QueueAcquisition attempt;
 
 		private volatile boolean sawNode;
 
 		void awaitNodeKnown() {
-			QueueAttempt attempt = this.attempt;
+			QueueAcquisition attempt = this.attempt;
 			if (attempt == null) {
 				return;
 			}

@@ -39,7 +39,7 @@ class TimerNeverWaitsTests {
 				.acquireAsync(Duration.ofMillis(1200));
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> holder.client().getChildren().forPath("/mutex/timer/stuck").size() == 2);
-			Attempt attempt = waiter.attempts()
+			Acquisition attempt = waiter.acquisitions()
 				.stream()
 				.filter((candidate) -> candidate.path().value().equals("timer/stuck"))
 				.findFirst()

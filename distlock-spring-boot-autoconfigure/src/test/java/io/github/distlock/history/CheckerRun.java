@@ -562,7 +562,7 @@ final class CheckerRun {
 			}
 		}
 		this.history.record(History.Type.LOSS_REPORTED, node.name, 0, key, held.fencingToken(),
-				held.kind() + " " + held.state() + " (thread " + held.thread() + ")");
+				held.kind() + " " + held.state() + " (holder " + held.holder() + ")");
 	}
 
 	void violation(String actor, int op, @Nullable String lock, String text) {

@@ -168,6 +168,12 @@ final class DistlockActor implements Runnable {
 	private void nestSameLock(int op, ClusterLock lock, String key, int pathIndex, HoldRecord outer) {
 		switch (lock.kind()) {
 			case MUTEX -> {
+				if (!lock.isReentrant()) {
+					ClusterLock again = this.random.nextBoolean() ? this.locks.nonReentrantMutex(lock.path())
+							: this.locks.mutex(lock.path());
+					mustFailFast(op, again, key, LockReentryException.class, "re-entry of a non-reentrant mutex");
+					return;
+				}
 				boolean knownLost = outer.handle.state() != LockState.HELD;
 				LockHandle inner = acquire(op, this.locks.mutex(lock.path()), key, Mode.SYNC, randomWait());
 				if (inner != null) {
@@ -186,11 +192,6 @@ final class DistlockActor implements Runnable {
 						release(op, hold, inner);
 					}
 				}
-			}
-			case NON_REENTRANT_MUTEX -> {
-				ClusterLock again = this.random.nextBoolean() ? this.locks.nonReentrantMutex(lock.path())
-						: this.locks.mutex(lock.path());
-				mustFailFast(op, again, key, LockReentryException.class, "re-entry of a non-reentrant mutex");
 			}
 			default -> {
 				// A read re-entered, a semaphore taken twice: nothing more to learn here.

@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.OnTimeout;
 import io.github.distlock.annotation.Semaphore;
+import io.github.distlock.core.CompletionStageLockContext;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockTimeoutException;

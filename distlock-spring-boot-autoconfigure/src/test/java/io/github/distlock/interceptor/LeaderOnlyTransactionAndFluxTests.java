@@ -38,6 +38,7 @@ import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.NotLeaderException;
+import io.github.distlock.core.ReactiveLockContext;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;

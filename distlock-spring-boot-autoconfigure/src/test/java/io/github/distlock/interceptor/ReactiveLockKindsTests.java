@@ -31,6 +31,7 @@ import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockReentryException;
 import io.github.distlock.core.LockUpgradeException;
+import io.github.distlock.core.ReactiveLockContext;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.testsupport.LockTestContexts;
 
@@ -87,7 +88,7 @@ class ReactiveLockKindsTests {
 		CompletableFuture<LockContext> held = node1.holdUntil("named", release).toFuture();
 		await().atMost(Duration.ofSeconds(10)).until(() -> locks1.heldCount() == 1);
 		HeldLock lock = locks1.heldLocks().get(0);
-		assertThat(lock.thread())
+		assertThat(lock.holder())
 			.isEqualTo("reactive ReactiveLockKindsTests.KindsService.holdUntil(String, " + "CompletableFuture)");
 		release.complete(null);
 		assertThat(held.get(10, TimeUnit.SECONDS).fencingToken()).isEqualTo(lock.fencingToken());

@@ -28,6 +28,8 @@ import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.autoconfigure.DistlockProperties;
 import io.github.distlock.testsupport.LockTestContexts;
 
+import io.github.distlock.core.ReactiveLockContext;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -2,6 +2,7 @@ package io.github.distlock.interceptor
 
 import io.github.distlock.annotation.DistributedLock
 import io.github.distlock.annotation.OnTimeout
+import io.github.distlock.core.CoroutineLockContext
 import io.github.distlock.core.LockContext
 import io.github.distlock.core.LockHandle
 import io.github.distlock.core.LockKind

@@ -12,7 +12,7 @@ import io.github.distlock.core.LockPath;
  * One acquisition a {@link LockRecorder} recorded: which lock, on which thread, how it
  * ended, how long it waited, with which fencing token, and what became of the lock.
  */
-public final class LockAcquisition implements LockEventListener.Attempt {
+public final class LockAcquisition implements LockEventListener.AcquisitionListener {
 
 	/** How an acquisition ended. */
 	public enum Outcome {

@@ -42,7 +42,7 @@ public final class LockRecorder implements LockEventListener {
 	}
 
 	@Override
-	public Attempt acquiring(LockKind kind, LockPath path) {
+	public AcquisitionListener acquiring(LockKind kind, LockPath path) {
 		LockAcquisition acquisition = new LockAcquisition(kind, path, Thread.currentThread().getName(),
 				System.nanoTime());
 		synchronized (this.acquisitions) {

@@ -8,7 +8,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Service;
 
 import io.github.distlock.annotation.DistributedLock;
-import io.github.distlock.interceptor.CompletionStageLockContext;
+import io.github.distlock.core.CompletionStageLockContext;
 
 /**
  * Deliveries from suppliers, under the same lock as purchases of the SKU, as a

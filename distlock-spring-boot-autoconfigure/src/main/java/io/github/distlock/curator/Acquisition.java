@@ -12,7 +12,7 @@ import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockTimeoutException;
-import io.github.distlock.core.WaitingLock;
+import io.github.distlock.core.WaitingAcquisition;
 
 /**
  * One acquisition of a lock in flight, from the call until its {@linkplain #outcome()
@@ -20,15 +20,15 @@ import io.github.distlock.core.WaitingLock;
  * the one place where the race between them is decided: whichever completes it first
  * wins, and a grant that comes too late is released at once.
  * <p>
- * An attempt first takes its turn in this client's {@linkplain LocalQueues local queue}
- * of the path, where the lock is exclusive, so that one attempt per client at a time
- * waits in ZooKeeper; then its {@linkplain QueuePosition queue positions} do the work in
- * ZooKeeper. Its deadline is a {@linkplain DeadlineTimer timer}: when it fires, the
- * outcome becomes a {@link LockTimeoutException} and the attempt's node is deleted. The
- * attempt never blocks and never runs user code: it is driven by ZooKeeper's callbacks,
- * connection events and the timer.
+ * An acquisition first takes its turn in this client's {@linkplain LocalQueues local
+ * queue} of the path, where the lock is exclusive, so that one acquisition per client at
+ * a time waits in ZooKeeper; then its {@linkplain QueuePosition queue positions} do the
+ * work in ZooKeeper. Its deadline is a {@linkplain DeadlineTimer timer}: when it fires,
+ * the outcome becomes a {@link LockTimeoutException} and the acquisition's node is
+ * deleted. The acquisition never blocks and never runs user code: it is driven by
+ * ZooKeeper's callbacks, connection events and the timer.
  */
-abstract class Attempt implements QueuePosition.Owner {
+abstract class Acquisition implements QueuePosition.Owner {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
@@ -37,7 +37,7 @@ abstract class Attempt implements QueuePosition.Owner {
 	 */
 	static final Duration TRY_ONCE_BOUND = Duration.ofSeconds(1);
 
-	/** Pause before a stalled attempt tries again on a connection that is back. */
+	/** Pause before a stalled acquisition tries again on a connection that is back. */
 	private static final Duration STALL_RETRY = Duration.ofMillis(50);
 
 	private final Engine engine;
@@ -61,7 +61,7 @@ abstract class Attempt implements QueuePosition.Owner {
 	// Guarded by this.
 	private DeadlineTimer.@Nullable Timeout deadline;
 
-	// The local queue whose turn this attempt has (or waits for), or null.
+	// The local queue whose turn this acquisition has (or waits for), or null.
 	private final @Nullable String turnPath;
 
 	// Guarded by this.
@@ -74,7 +74,8 @@ abstract class Attempt implements QueuePosition.Owner {
 	// Guarded by this: whether the work in ZooKeeper started.
 	private boolean begun;
 
-	Attempt(Engine engine, LockKind kind, LockPath path, String holder, Duration waitTime, @Nullable String turnPath) {
+	Acquisition(Engine engine, LockKind kind, LockPath path, String holder, Duration waitTime,
+			@Nullable String turnPath) {
 		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
@@ -85,15 +86,15 @@ abstract class Attempt implements QueuePosition.Owner {
 	}
 
 	/**
-	 * Start the attempt: arm its deadline, take its turn in the local queue (or line up
-	 * for it) and go to ZooKeeper when the turn comes.
+	 * Start the acquisition: arm its deadline, take its turn in the local queue (or line
+	 * up for it) and go to ZooKeeper when the turn comes.
 	 * @return the outcome
 	 */
 	final CompletableFuture<Hold> start() {
 		this.outcome.whenComplete((hold, ex) -> {
 			if (this.engine.threads().isTimerThread()) {
-				// The timer decides and goes on: what follows may wait for this attempt's
-				// monitor or send requests.
+				// The timer decides and goes on: what follows may wait for the
+				// acquisition's monitor or send requests.
 				this.engine.threads().request(() -> ended(hold, ex));
 			}
 			else {
@@ -103,7 +104,7 @@ abstract class Attempt implements QueuePosition.Owner {
 		this.engine.session().follow(this);
 		if (this.engine.isClosed()) {
 			// Also when close() came between the check of the caller and now: its sweep
-			// of the attempts may have missed this one.
+			// of the acquisitions may have missed this one.
 			fail(closed());
 			return this.outcome;
 		}
@@ -138,7 +139,7 @@ abstract class Attempt implements QueuePosition.Owner {
 			}
 		}
 		else if (localTurnMeansTaken()) {
-			// Another attempt of this client has the lock, or is about to.
+			// Another acquisition of this client has the lock, or is about to.
 			synchronized (this) {
 				this.answered = true;
 			}
@@ -149,31 +150,31 @@ abstract class Attempt implements QueuePosition.Owner {
 		return this.outcome;
 	}
 
-	/** The error of an attempt on closed locks. */
+	/** The error of an acquisition on closed locks. */
 	final LockAcquisitionException closed() {
 		return new LockAcquisitionException(
 				"Lock '" + this.path + "' cannot be acquired: the locks of this client were closed", null);
 	}
 
 	/**
-	 * Called when the attempt starts, before it takes its local turn, without the
+	 * Called when the acquisition starts, before it takes its local turn, without the
 	 * monitor.
 	 */
 	void started() {
 	}
 
 	/**
-	 * Whether another local attempt having the turn means the lock is taken, so that a
-	 * try-once fails at once; true for exclusive locks.
+	 * Whether another local acquisition having the turn means the lock is taken, so that
+	 * a try-once fails at once; true for exclusive locks.
 	 */
 	boolean localTurnMeansTaken() {
 		return true;
 	}
 
 	/**
-	 * This attempt's turn came in the local queue: take it and go to ZooKeeper.
-	 * @return {@code false} if the attempt is over already and declines the turn, which
-	 * the caller then passes on
+	 * This acquisition's turn came in the local queue: take it and go to ZooKeeper.
+	 * @return {@code false} if the acquisition is over already and declines the turn,
+	 * which the caller then passes on
 	 */
 	final boolean takeTurn() {
 		synchronized (this) {
@@ -186,7 +187,7 @@ abstract class Attempt implements QueuePosition.Owner {
 		}
 	}
 
-	// Requests are only sent while connected (no node is created for an attempt that
+	// Requests are only sent while connected (no node is created for an acquisition that
 	// gives up before the connection returns); the connection's return resumes the rest.
 	private void beginIfConnected() {
 		if (this.begun) {
@@ -214,17 +215,19 @@ abstract class Attempt implements QueuePosition.Owner {
 		fail(refused);
 	}
 
-	/** Start the work in ZooKeeper; called once, holding this attempt's monitor. */
+	/** Start the work in ZooKeeper; called once, holding this acquisition's monitor. */
 	abstract void begin();
 
 	/**
 	 * The connection is back: go on where requests failed or were never sent, and look
-	 * again where a watch may have fired unseen. Called holding this attempt's monitor.
+	 * again where a watch may have fired unseen. Called holding this acquisition's
+	 * monitor.
 	 */
 	abstract void resumeInZooKeeper();
 
 	/**
-	 * Give up the work in ZooKeeper: delete every node. Holding this attempt's monitor.
+	 * Give up the work in ZooKeeper: delete every node. Holding this acquisition's
+	 * monitor.
 	 */
 	abstract void abandonInZooKeeper();
 
@@ -262,7 +265,7 @@ abstract class Attempt implements QueuePosition.Owner {
 		fail(ex);
 	}
 
-	/** Fail the attempt with the given problem. */
+	/** Fail the acquisition with the given problem. */
 	final void fail(Exception ex) {
 		this.outcome.completeExceptionally(failure(ex));
 	}
@@ -294,10 +297,10 @@ abstract class Attempt implements QueuePosition.Owner {
 	}
 
 	/**
-	 * Complete the attempt with the hold of the given node, or release the hold if the
-	 * attempt is over already. The hold keeps this attempt's local turn until it is
-	 * released or lost, unless the turn was {@linkplain #leaveTurn() left} before.
-	 * Holding this attempt's monitor.
+	 * Complete the acquisition with the hold of the given node, or release the hold if
+	 * the acquisition is over already. The hold keeps this acquisition's local turn until
+	 * it is released or lost, unless the turn was {@linkplain #leaveTurn() left} before.
+	 * Holding this acquisition's monitor.
 	 * @param node the node that holds the lock
 	 * @param token the fencing token of the hold: the node's creating zxid, or the token
 	 * of the hold it enters (a downgrade)
@@ -317,7 +320,7 @@ abstract class Attempt implements QueuePosition.Owner {
 		}
 	}
 
-	/** Pass this attempt's local turn on to the next local attempt now. */
+	/** Pass this acquisition's local turn on to the next local acquisition now. */
 	final void leaveTurn() {
 		boolean leave;
 		synchronized (this) {
@@ -366,7 +369,7 @@ abstract class Attempt implements QueuePosition.Owner {
 		}
 	}
 
-	/** The outcome of this attempt; completes on whichever thread decided it. */
+	/** The outcome of this acquisition; completes on whichever thread decided it. */
 	final CompletableFuture<Hold> outcome() {
 		return this.outcome;
 	}
@@ -395,11 +398,11 @@ abstract class Attempt implements QueuePosition.Owner {
 		return this.events;
 	}
 
-	final WaitingLock snapshot() {
-		return new WaitingLock(this.kind, this.path, this.holder, this.since);
+	final WaitingAcquisition snapshot() {
+		return new WaitingAcquisition(this.kind, this.path, this.holder, this.since);
 	}
 
-	/** The exception a caller gets when this attempt timed out now. */
+	/** The exception a caller gets when this acquisition timed out now. */
 	final LockTimeoutException timeout(@Nullable Throwable cause) {
 		boolean answered = this.answered;
 		String reason;

@@ -1,10 +1,10 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.core;
 
 import kotlin.coroutines.CoroutineContext;
 import kotlinx.coroutines.reactor.ReactorContext;
 
-import io.github.distlock.core.LockContext;
-import io.github.distlock.core.LockScope;
+import io.github.distlock.core.CoroutineLockContext;
+import io.github.distlock.core.ReactiveLockContext;
 
 /**
  * The locks of a coroutine: what a locked Kotlin {@code suspend} function reads to learn

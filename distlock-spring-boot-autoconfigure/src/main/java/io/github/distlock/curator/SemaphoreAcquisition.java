@@ -17,14 +17,14 @@ import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 
 /**
- * An attempt on a semaphore, node for node the protocol of Curator's
+ * An acquisition on a semaphore, node for node the protocol of Curator's
  * {@code InterProcessSemaphoreV2}: take the semaphore's guard (a mutex in its
  * {@code locks} child), create a lease in its {@code leases} child, wait while there are
  * more leases than permits, release the guard, and hold the lease.
  * <p>
  * Curator trusts every client to pass the same number of permits; here the number is
- * written into the semaphore's node, and an attempt that declares another number fails
- * with a {@link LockConfigurationException} instead of admitting more holders than
+ * written into the semaphore's node, and an acquisition that declares another number
+ * fails with a {@link LockConfigurationException} instead of admitting more holders than
  * intended. The check is sent together with the first requests, so it costs no round trip
  * of its own.
  * <p>
@@ -32,7 +32,7 @@ import io.github.distlock.core.LockPath;
  * hold only for a round trip while permits are free, and fails as soon as it sees as many
  * leases as permits.
  */
-final class SemaphoreAttempt extends Attempt {
+final class SemaphoreAcquisition extends Acquisition {
 
 	/** Child of the semaphore node holding the guard's queue, as Curator names it. */
 	static final String GUARD = "locks";
@@ -75,7 +75,7 @@ final class SemaphoreAttempt extends Attempt {
 	// Whether the try-once's watch on the leases may be registered.
 	private boolean capacityWatched;
 
-	SemaphoreAttempt(Engine engine, LockPath path, String semaphorePath, int permits, String holder,
+	SemaphoreAcquisition(Engine engine, LockPath path, String semaphorePath, int permits, String holder,
 			Duration waitTime) {
 		super(engine, LockKind.SEMAPHORE, path, holder, waitTime, ZKPaths.makePath(semaphorePath, GUARD));
 		this.client = engine.client();
@@ -379,21 +379,21 @@ final class SemaphoreAttempt extends Attempt {
 	/** Watches the leases while a try-once waits for the guard. */
 	private static final class CapacityWatch implements Watcher {
 
-		private volatile @Nullable SemaphoreAttempt attempt;
+		private volatile @Nullable SemaphoreAcquisition acquisition;
 
-		CapacityWatch(SemaphoreAttempt attempt) {
-			this.attempt = attempt;
+		CapacityWatch(SemaphoreAcquisition acquisition) {
+			this.acquisition = acquisition;
 		}
 
 		void detach() {
-			this.attempt = null;
+			this.acquisition = null;
 		}
 
 		@Override
 		public void process(WatchedEvent event) {
-			SemaphoreAttempt attempt = this.attempt;
-			if (attempt != null && event.getType() != Event.EventType.None) {
-				attempt.capacityChanged();
+			SemaphoreAcquisition acquisition = this.acquisition;
+			if (acquisition != null && event.getType() != Event.EventType.None) {
+				acquisition.capacityChanged();
 			}
 		}
 

@@ -8,17 +8,17 @@ import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 
 /**
- * An attempt on a mutex or one side of a read/write lock: one node in one queue, held as
- * soon as its driver says so.
+ * An acquisition on a mutex or one side of a read/write lock: one node in one queue, held
+ * as soon as its driver says so.
  */
-final class QueueAttempt extends Attempt {
+final class QueueAcquisition extends Acquisition {
 
 	private final QueuePosition position;
 
 	private final QueuePosition.@Nullable Downgrade downgrade;
 
 	/**
-	 * Create an attempt.
+	 * Create an acquisition.
 	 * @param engine the engine of the client
 	 * @param kind the kind of lock
 	 * @param path the lock path
@@ -26,11 +26,11 @@ final class QueueAttempt extends Attempt {
 	 * @param driver the protocol
 	 * @param holder who asks, for the node data
 	 * @param waitTime how long to wait
-	 * @param exclusive whether this client's attempts queue locally first
+	 * @param exclusive whether this client's acquisitions queue locally first
 	 * @param downgrade the write lock the holder holds, for a downgrading reader, or
 	 * {@code null}
 	 */
-	QueueAttempt(Engine engine, LockKind kind, LockPath path, String queuePath, QueueDriver driver, String holder,
+	QueueAcquisition(Engine engine, LockKind kind, LockPath path, String queuePath, QueueDriver driver, String holder,
 			Duration waitTime, boolean exclusive, QueuePosition.@Nullable Downgrade downgrade) {
 		super(engine, kind, path, holder, waitTime, exclusive ? queuePath : null);
 		this.downgrade = downgrade;

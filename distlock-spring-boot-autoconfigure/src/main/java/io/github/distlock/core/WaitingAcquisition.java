@@ -7,9 +7,10 @@ import java.time.Instant;
  *
  * @param kind the kind of lock
  * @param path the lock path
- * @param thread name of the waiting thread
+ * @param holder the holder it waits for: the name of its {@link LockScope}, which is the
+ * waiting thread's name for a synchronous acquisition
  * @param since when it started to wait
  */
-public record WaitingLock(LockKind kind, LockPath path, String thread, Instant since) {
+public record WaitingAcquisition(LockKind kind, LockPath path, String holder, Instant since) {
 
 }

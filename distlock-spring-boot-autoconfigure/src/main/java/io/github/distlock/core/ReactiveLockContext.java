@@ -1,10 +1,10 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.core;
 
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
-import io.github.distlock.core.LockContext;
-import io.github.distlock.core.LockScope;
+import io.github.distlock.core.CoroutineLockContext;
+import io.github.distlock.core.ReactiveLockContext;
 
 /**
  * The locks of a reactive pipeline: what a locked method returning a {@code Mono} or a
@@ -26,8 +26,12 @@ import io.github.distlock.core.LockScope;
  */
 public final class ReactiveLockContext {
 
-	/** Key of the pipeline's {@link LockScope} in the Reactor {@code Context}. */
-	static final String SCOPE_KEY = LockScope.class.getName();
+	/**
+	 * Key of the pipeline's {@link LockScope} in the Reactor {@code Context}: distlock's
+	 * interceptor puts the scope there, and operators that start a new context can carry
+	 * it over.
+	 */
+	public static final String SCOPE_KEY = LockScope.class.getName();
 
 	private ReactiveLockContext() {
 	}

@@ -1,9 +1,8 @@
-package io.github.distlock.interceptor;
+package io.github.distlock.core;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.distlock.core.LockContext;
-import io.github.distlock.core.LockScope;
+import io.github.distlock.core.CompletionStageLockContext;
 
 /**
  * The locks of a locked method returning a {@link java.util.concurrent.CompletionStage},
@@ -41,14 +40,24 @@ public final class CompletionStageLockContext {
 		return (scope != null) ? LockContext.of(scope) : LockContext.current();
 	}
 
-	/** Mark a stage method's body as running on this thread; returns what to restore. */
-	static @Nullable LockScope enter(LockScope scope) {
+	/**
+	 * Mark the body of a locked {@code CompletionStage} method as running on this thread
+	 * for the given holder. Called by distlock's interceptor around the body, not by
+	 * applications.
+	 * @param scope the holder of the call's locks
+	 * @return what {@link #exit} restores
+	 */
+	public static @Nullable LockScope enter(LockScope scope) {
 		LockScope previous = current.get();
 		current.set(scope);
 		return previous;
 	}
 
-	static void exit(@Nullable LockScope previous) {
+	/**
+	 * End what {@link #enter} began, on the same thread.
+	 * @param previous what {@link #enter} returned
+	 */
+	public static void exit(@Nullable LockScope previous) {
 		if (previous != null) {
 			current.set(previous);
 		}
