@@ -2,8 +2,6 @@ package io.github.distlock.core;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.distlock.core.CompletionStageLockContext;
-
 /**
  * The locks of a locked method returning a {@link java.util.concurrent.CompletionStage},
  * while its body runs. Such a method holds its lock for the work its stage stands for,

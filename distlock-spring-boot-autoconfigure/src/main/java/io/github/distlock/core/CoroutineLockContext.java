@@ -3,9 +3,6 @@ package io.github.distlock.core;
 import kotlin.coroutines.CoroutineContext;
 import kotlinx.coroutines.reactor.ReactorContext;
 
-import io.github.distlock.core.CoroutineLockContext;
-import io.github.distlock.core.ReactiveLockContext;
-
 /**
  * The locks of a coroutine: what a locked Kotlin {@code suspend} function reads to learn
  * whether its locks still hold and to get their fencing tokens. Spring calls a

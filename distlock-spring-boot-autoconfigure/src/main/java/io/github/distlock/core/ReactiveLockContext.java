@@ -3,9 +3,6 @@ package io.github.distlock.core;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
-import io.github.distlock.core.CoroutineLockContext;
-import io.github.distlock.core.ReactiveLockContext;
-
 /**
  * The locks of a reactive pipeline: what a locked method returning a {@code Mono} or a
  * {@code Flux} (or another reactive type) reads to learn whether its locks still hold and
@@ -22,7 +19,8 @@ import io.github.distlock.core.ReactiveLockContext;
  * }
  * </pre>
  *
- * In a Kotlin {@code suspend} function use {@link CoroutineLockContext}.
+ * A Kotlin {@code suspend} function reads the same context through the coroutine's lock
+ * context (docs/async.md).
  */
 public final class ReactiveLockContext {
 
