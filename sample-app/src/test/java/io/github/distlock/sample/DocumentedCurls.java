@@ -38,9 +38,9 @@ import static org.assertj.core.api.Assertions.fail;
  * <p>
  * Answers are compared as JSON: the same keys (except below {@link #PARTIAL} objects,
  * where a document may show a subset), the same values, except values that change from
- * run to run ({@link #VOLATILE}: times, sessions, thread names, fencing tokens,
- * measurements), which only need the same JSON type. Lists of plain values are compared
- * in any order; lists of objects element by element.
+ * run to run ({@link #VOLATILE}: times, sessions, thread and holder names, fencing
+ * tokens, measurements), which only need the same JSON type. Lists of plain values are
+ * compared in any order; lists of objects element by element.
  */
 final class DocumentedCurls {
 
@@ -49,7 +49,7 @@ final class DocumentedCurls {
 
 	private static final Pattern VOLATILE = Pattern.compile(".*\\.(connectString|sessionId|session|since|created"
 			+ "|fencingToken|sequence|thread|host|pid|epoch)|.*\\.(nodes|participants)\\[\\d+]\\.name"
-			+ "|.*\\.measurements\\[\\d+]\\.value");
+			+ "|\\$\\.(held|waiting)\\[\\d+]\\.holder" + "|.*\\.measurements\\[\\d+]\\.value");
 
 	private static final Pattern SAMPLE_URL = Pattern.compile("^(http://)?localhost:8080(/.*)$");
 
