@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,8 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.OnTimeout;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.Locks;
 import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,12 +60,13 @@ class ScheduledJobHoldAtLeastTests {
 					context.getEnvironment()
 						.getPropertySources()
 						.addFirst(new MapPropertySource("job", Map.of("job.hold", hold, "job.path", "jobs/hold-" + hold,
-								"job.first-run", start + offset)));
+								"job.first-run", start + offset, "job.late", offset > 0)));
 				}, JobConfiguration.class);
 			}
 		}
-		await().atMost(Duration.ofMillis(4000 + PERIOD_MILLIS * PERIODS + 5000))
-			.until(() -> System.currentTimeMillis() > start + PERIOD_MILLIS * (PERIODS - 1) + 1000);
+		// Done when the late node's job has ended in every period, on both paths.
+		await().atMost(Duration.ofMillis(4000 + PERIOD_MILLIS * PERIODS + 10000))
+			.until(() -> log.lateJobsEnded("jobs/hold-2s") >= PERIODS && log.lateJobsEnded("jobs/hold-0") >= PERIODS);
 		assertThat(log.startedLate(start)).as("a node started after the common start").isFalse();
 		Map<Long, List<Long>> held = log.runsByPeriod("jobs/hold-2s", start);
 		Map<Long, List<Long>> released = log.runsByPeriod("jobs/hold-0", start);
@@ -73,10 +78,43 @@ class ScheduledJobHoldAtLeastTests {
 		}
 	}
 
-	/** When the job ran, by path. */
+	/**
+	 * When the job ran, by path; and, for the late node to go by events rather than by
+	 * the clock, how many runs of the early node have ended, how often the late node
+	 * fired and how many of its jobs ended (run or skipped).
+	 */
 	static final class RunLog {
 
 		private final List<Object[]> runs = new CopyOnWriteArrayList<>();
+
+		private final Map<String, AtomicInteger> earlyRunsEnded = new ConcurrentHashMap<>();
+
+		private final Map<String, AtomicInteger> lateFirings = new ConcurrentHashMap<>();
+
+		private final Map<String, AtomicInteger> lateJobsEnded = new ConcurrentHashMap<>();
+
+		void earlyRunEnded(String path) {
+			this.earlyRunsEnded.computeIfAbsent(path, (key) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		int earlyRunsEnded(String path) {
+			AtomicInteger count = this.earlyRunsEnded.get(path);
+			return (count != null) ? count.get() : 0;
+		}
+
+		/** Count a firing of the late node; returns how many came before it. */
+		int lateFired(String path) {
+			return this.lateFirings.computeIfAbsent(path, (key) -> new AtomicInteger()).getAndIncrement();
+		}
+
+		void lateJobEnded(String path) {
+			this.lateJobsEnded.computeIfAbsent(path, (key) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		int lateJobsEnded(String path) {
+			AtomicInteger count = this.lateJobsEnded.get(path);
+			return (count != null) ? count.get() : 0;
+		}
 
 		void ran(String path) {
 			this.runs.add(new Object[] { path, System.currentTimeMillis() });
@@ -106,6 +144,12 @@ class ScheduledJobHoldAtLeastTests {
 	 * Schedules the job at fixed instants (first run, then every period), the same
 	 * instants on every node but for the offset of the late one: an absolute schedule, so
 	 * that how long a context took to start changes nothing.
+	 * <p>
+	 * The late node's offset stands for "after the early node's run": when it fires, it
+	 * first waits until the early node's run of this period has ended and, without
+	 * {@code holdAtLeast}, until that run's lock node is gone from ZooKeeper (the release
+	 * is sent, not awaited). So what it finds does not depend on how late a loaded
+	 * machine fires the early node's schedule or delivers its release.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@EnableScheduling
@@ -113,24 +157,59 @@ class ScheduledJobHoldAtLeastTests {
 
 		private final ObjectProvider<ReportJob> job;
 
+		private final ObjectProvider<RunLog> log;
+
+		private final ObjectProvider<Locks> locks;
+
 		private final long firstRun;
 
-		JobConfiguration(ObjectProvider<ReportJob> job, Environment environment) {
+		private final boolean late;
+
+		private final boolean holds;
+
+		JobConfiguration(ObjectProvider<ReportJob> job, ObjectProvider<RunLog> log, ObjectProvider<Locks> locks,
+				Environment environment) {
 			this.job = job;
+			this.log = log;
+			this.locks = locks;
 			this.firstRun = environment.getRequiredProperty("job.first-run", Long.class);
+			this.late = environment.getRequiredProperty("job.late", Boolean.class);
+			this.holds = !"0".equals(environment.getRequiredProperty("job.hold"));
 		}
 
 		@Bean
 		ReportJob reportJob(RunLog log, Environment environment) {
-			return new ReportJob(log, environment.getRequiredProperty("job.path"));
+			return new ReportJob(log, environment.getRequiredProperty("job.path"),
+					!environment.getRequiredProperty("job.late", Boolean.class));
 		}
 
 		@Override
 		public void configureTasks(ScheduledTaskRegistrar registrar) {
-			registrar.addTriggerTask(() -> this.job.getObject().run(), (context) -> {
+			registrar.addTriggerTask(this::fire, (context) -> {
 				Instant last = context.lastScheduledExecution();
 				return (last != null) ? last.plusMillis(PERIOD_MILLIS) : Instant.ofEpochMilli(this.firstRun);
 			});
+		}
+
+		private void fire() {
+			ReportJob job = this.job.getObject();
+			if (!this.late) {
+				job.run();
+				return;
+			}
+			RunLog log = this.log.getObject();
+			int period = log.lateFired(job.path());
+			await().atMost(Duration.ofSeconds(10)).until(() -> log.earlyRunsEnded(job.path()) > period);
+			if (!this.holds) {
+				LockPath path = LockPath.parse(job.path());
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> this.locks.getObject()
+						.inspect(path)
+						.stream()
+						.allMatch((queue) -> queue.participants().isEmpty()));
+			}
+			job.run();
+			log.lateJobEnded(job.path());
 		}
 
 	}
@@ -141,9 +220,12 @@ class ScheduledJobHoldAtLeastTests {
 
 		private final String path;
 
-		ReportJob(RunLog log, String path) {
+		private final boolean early;
+
+		ReportJob(RunLog log, String path, boolean early) {
 			this.log = log;
 			this.path = path;
+			this.early = early;
 		}
 
 		public String path() {
@@ -156,6 +238,9 @@ class ScheduledJobHoldAtLeastTests {
 			this.log.ran(this.path);
 			// The job's work: 50 ms.
 			LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+			if (this.early) {
+				this.log.earlyRunEnded(this.path);
+			}
 		}
 
 	}
