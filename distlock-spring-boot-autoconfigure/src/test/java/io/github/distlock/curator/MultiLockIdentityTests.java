@@ -11,12 +11,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
-import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockReentryException;
 import io.github.distlock.core.LockScope;
 import io.github.distlock.core.MultiLock;
 import io.github.distlock.core.MultiLockHandle;
 import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ForwardingLock;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,47 +85,6 @@ class MultiLockIdentityTests {
 				.until(() -> Faults.children(holder.client(), "/mutex/second").size() == 1
 						&& Faults.children(holder.client(), "/mutex/first").isEmpty());
 		}
-	}
-
-	/** A lock that forwards every call to another. */
-	private static class ForwardingLock implements ClusterLock {
-
-		private final ClusterLock lock;
-
-		ForwardingLock(ClusterLock lock) {
-			this.lock = lock;
-		}
-
-		@Override
-		public LockPath path() {
-			return this.lock.path();
-		}
-
-		@Override
-		public LockKind kind() {
-			return this.lock.kind();
-		}
-
-		@Override
-		public LockHandle acquire(Duration waitTime) {
-			return this.lock.acquire(waitTime);
-		}
-
-		@Override
-		public CompletableFuture<LockHandle> acquireAsync(Duration waitTime) {
-			return this.lock.acquireAsync(waitTime);
-		}
-
-		@Override
-		public CompletableFuture<LockHandle> acquireAsync(Duration waitTime, LockScope scope) {
-			return this.lock.acquireAsync(waitTime, scope);
-		}
-
-		@Override
-		public boolean isHeldByCurrentThread() {
-			return this.lock.isHeldByCurrentThread();
-		}
-
 	}
 
 }

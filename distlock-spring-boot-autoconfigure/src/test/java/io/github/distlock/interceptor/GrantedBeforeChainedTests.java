@@ -20,10 +20,10 @@ import io.github.distlock.core.ClusterLock;
 import io.github.distlock.core.ClusterReadWriteLock;
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockHandle;
-import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockScope;
 import io.github.distlock.core.Locks;
+import io.github.distlock.testsupport.ForwardingLock;
 import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,42 +132,27 @@ class GrantedBeforeChainedTests {
 
 	}
 
-	record GrantedLock(ClusterLock lock) implements ClusterLock {
+	/** Hands back asynchronous acquisitions only once they are granted. */
+	static final class GrantedLock extends ForwardingLock {
 
-		@Override
-		public LockPath path() {
-			return this.lock.path();
-		}
-
-		@Override
-		public LockKind kind() {
-			return this.lock.kind();
-		}
-
-		@Override
-		public LockHandle acquire(Duration waitTime) {
-			return this.lock.acquire(waitTime);
+		GrantedLock(ClusterLock lock) {
+			super(lock);
 		}
 
 		@Override
 		public CompletableFuture<LockHandle> acquireAsync(Duration waitTime) {
-			return granted(this.lock.acquireAsync(waitTime));
+			return granted(delegate().acquireAsync(waitTime));
 		}
 
 		@Override
 		public CompletableFuture<LockHandle> acquireAsync(Duration waitTime, LockScope scope) {
-			return granted(this.lock.acquireAsync(waitTime, scope));
+			return granted(delegate().acquireAsync(waitTime, scope));
 		}
 
 		private static CompletableFuture<LockHandle> granted(CompletableFuture<LockHandle> acquisition) {
 			// Waited for here, so that the caller gets it complete.
 			acquisition.join();
 			return acquisition;
-		}
-
-		@Override
-		public boolean isHeldByCurrentThread() {
-			return this.lock.isHeldByCurrentThread();
 		}
 
 	}
