@@ -24,13 +24,13 @@ public interface LockEventListener {
 
 	/**
 	 * One acquisition, from its start to its end or, once acquired, to its release. Each
-	 * attempt ends with exactly one of {@link #acquired}, {@link #timedOut},
+	 * acquisition ends with exactly one of {@link #acquired}, {@link #timedOut},
 	 * {@link #cancelled} and {@link #failed}; an acquired one then ends with
 	 * {@link #released}, possibly after {@link #lost}.
 	 */
 	interface AcquisitionListener {
 
-		/** An attempt nobody follows. */
+		/** An acquisition nobody follows. */
 		AcquisitionListener NONE = new AcquisitionListener() {
 		};
 
