@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Mono;
@@ -47,10 +48,19 @@ class NonWebApplicationExitTests {
 			.redirectOutput(output.toFile())
 			.start();
 		try {
-			// Startup takes seconds on a loaded machine; an application kept alive by an
-			// idle thread pool would end only after a minute (Boot's keep-alive), and one
-			// kept alive by the embedded server never.
-			boolean exited = process.waitFor(45, TimeUnit.SECONDS);
+			// Measured from the runner's end, not from the start (which takes what a
+			// loaded
+			// machine gives it): an application kept alive by an idle thread pool would
+			// end
+			// only a minute after its runner (Boot's keep-alive), and one kept alive by
+			// the
+			// embedded server never.
+			Awaitility.await()
+				.atMost(Duration.ofMinutes(3))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> !process.isAlive()
+						|| Files.readString(output, StandardCharsets.UTF_8).contains("runner finished:"));
+			boolean exited = process.waitFor(30, TimeUnit.SECONDS);
 			String log = Files.readString(output, StandardCharsets.UTF_8);
 			assertThat(exited).as("exited by itself; output:%n%s", log).isTrue();
 			assertThat(process.exitValue()).as("exit code; output:%n%s", log).isZero();
