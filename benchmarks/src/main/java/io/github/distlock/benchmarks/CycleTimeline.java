@@ -20,9 +20,9 @@ import io.github.distlock.core.LockPath;
  * start and return, each request's write to the server and the read of its answer (seen
  * by the {@link ZooKeeperTraffic} tap of a relay that only forwards, in the same JVM),
  * the moment Curator handles each answer (its tracer), and for distlock the moments its
- * listener hears of the acquisition, the grant handed to the caller and the release. For each
- * step the median time since the call is printed, and what lies between two steps is the
- * client's (the library, the ZooKeeper client's threads, waking the caller) or the
+ * listener hears of the acquisition, the grant handed to the caller and the release. For
+ * each step the median time since the call is printed, and what lies between two steps is
+ * the client's (the library, the ZooKeeper client's threads, waking the caller) or the
  * server's (from a request's write to its answer).
  */
 final class CycleTimeline {

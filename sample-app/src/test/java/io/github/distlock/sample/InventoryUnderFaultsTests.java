@@ -83,9 +83,9 @@ class InventoryUnderFaultsTests {
 		this.zookeeper.stop();
 
 		assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> this.inventory.purchase("down", 1));
-		LockAcquisition attempt = this.locks.getAcquisitions("inventory/down").get(0);
-		assertThat(attempt.getOutcome()).isEqualTo(LockAcquisition.Outcome.TIMED_OUT);
-		assertThat(attempt.getWaited()).isLessThan(Duration.ofMillis(1500));
+		LockAcquisition acquisition = this.locks.getAcquisitions("inventory/down").get(0);
+		assertThat(acquisition.getOutcome()).isEqualTo(LockAcquisition.Outcome.TIMED_OUT);
+		assertThat(acquisition.getWaited()).isLessThan(Duration.ofMillis(1500));
 		assertThat(this.inventory.available("down")).isEqualTo(5);
 	}
 
