@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -48,9 +49,11 @@ class SchedulerLockJobTests {
 
 	private final ConcurrencyProbe probe = new ConcurrencyProbe("report");
 
+	// Boot's task scheduler, as applications have it: it stops its tasks before
+	// distlock's locks close with the context.
 	private final ApplicationContextRunner distlock = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(DistlockAutoConfiguration.class, DistlockShedLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(TaskSchedulingAutoConfiguration.class, DistlockAutoConfiguration.class,
+				DistlockShedLockAutoConfiguration.class))
 		.withPropertyValues("distlock.zookeeper.connect-string=" + zookeeper.get().getConnectString(),
 				"distlock.zookeeper.session-timeout=3s", "distlock.zookeeper.connection-timeout=3s")
 		.withBean(ConcurrencyProbe.class, () -> this.probe);
