@@ -49,7 +49,8 @@ import io.github.distlock.core.Locks;
  * shows the holder's node first in the queue (asked at the extension).</li>
  * </ul>
  * A lock whose session ends while its job runs is lost; the job is not interrupted (no
- * ShedLock provider does that), and {@code unlock()} then returns at once.
+ * ShedLock provider does that), and its {@code unlock()} only confirms that the node is
+ * gone.
  */
 public final class DistlockLockProvider implements ExtensibleLockProvider {
 

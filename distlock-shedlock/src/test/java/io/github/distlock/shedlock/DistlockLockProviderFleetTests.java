@@ -2,11 +2,15 @@ package io.github.distlock.shedlock;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.test.support.FuzzTester;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -186,6 +190,18 @@ class DistlockLockProviderFleetTests {
 		SimpleLock held = this.firstProvider.lock(config("report", ONE_HOUR)).orElseThrow();
 		this.server.expireSession(this.first);
 		assertThat(held.extend(ONE_HOUR, Duration.ZERO)).isEmpty();
+	}
+
+	@Test
+	void shedLocksFuzzTestPassesWithItsThreadsSpreadOverTwoNodes() throws Exception {
+		List<DistlockLockProvider> providers = List.of(this.firstProvider, this.secondProvider);
+		AtomicInteger calls = new AtomicInteger();
+		LockProvider alternating = (configuration) -> providers.get(calls.getAndIncrement() % 2).lock(configuration);
+		// ShedLock's short run (its default is ten times longer): each thread runs its
+		// jobs ten times, each run a read and a later write of a shared counter.
+		new FuzzTester(alternating, Duration.ofMillis(1), Duration.ofMinutes(5), FuzzTester.SHORT_ITERATION)
+			.doFuzzTest();
+		assertThat(calls.get()).isGreaterThan(2 * FuzzTester.SHORT_ITERATION);
 	}
 
 	private static LockConfiguration config(String name, Duration lockAtMostFor) {
