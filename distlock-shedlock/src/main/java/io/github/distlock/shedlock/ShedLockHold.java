@@ -127,17 +127,19 @@ final class ShedLockHold {
 	 */
 	boolean extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
 		Instant now = Instant.now();
+		boolean expiredNow;
 		synchronized (this) {
 			if (this.ended) {
 				return false;
 			}
-			if (!now.isBefore(this.lockAtMostUntil)) {
-				// Passed, its timer not run yet: the lock is not held any more.
+			// Passed, its timer not run yet: the lock is not held any more.
+			expiredNow = !now.isBefore(this.lockAtMostUntil);
+			if (expiredNow) {
 				this.ended = true;
 				this.expiry.complete(Boolean.FALSE);
 			}
 		}
-		if (isEnded()) {
+		if (expiredNow) {
 			awaitRelease();
 			return false;
 		}
@@ -154,10 +156,6 @@ final class ShedLockHold {
 			this.expiry = expireAt(this.lockAtMostUntil);
 			return true;
 		}
-	}
-
-	private synchronized boolean isEnded() {
-		return this.ended;
 	}
 
 	/**
