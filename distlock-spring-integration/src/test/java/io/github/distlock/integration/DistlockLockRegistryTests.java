@@ -425,7 +425,7 @@ class DistlockLockRegistryTests {
 		Lock lock = this.registry.obtain("orders");
 		lock.lock();
 		TestZooKeeper.killSession(this.node);
-		await().atMost(Duration.ofSeconds(10)).until(() -> !LockContext.current().isHeld());
+		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !LockContext.current().isHeld());
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> lock.tryLock(1, TimeUnit.SECONDS))
 			.withMessageContaining("is not handed out again");
 		assertThatExceptionOfType(ConcurrentModificationException.class).isThrownBy(lock::unlock)
