@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.core.task.support.TaskExecutorAdapter;
 import org.springframework.integration.leader.Context;
 import org.springframework.integration.leader.DefaultCandidate;
 import org.springframework.integration.leader.event.LeaderEventPublisher;
@@ -36,9 +39,15 @@ class LockRegistryLeaderInitiatorTests {
 
 	private final List<LockRegistryLeaderInitiator> initiators = new ArrayList<>();
 
+	// The initiators' loops run here, so that they are known to have ended before the
+	// nodes close.
+	private final ExecutorService loops = Executors.newCachedThreadPool();
+
 	@AfterEach
-	void stopInitiators() {
+	void stopInitiators() throws InterruptedException {
 		this.initiators.forEach(LockRegistryLeaderInitiator::stop);
+		this.loops.shutdown();
+		assertThat(this.loops.awaitTermination(10, TimeUnit.SECONDS)).as("the initiators' loops ended").isTrue();
 	}
 
 	@Test
@@ -141,6 +150,7 @@ class LockRegistryLeaderInitiatorTests {
 				new DefaultCandidate("node-" + this.initiators.size(), ROLE));
 		initiator.setLeaderEventPublisher(events);
 		initiator.setHeartBeatMillis(200);
+		initiator.setTaskExecutor(new TaskExecutorAdapter(this.loops));
 		this.initiators.add(initiator);
 		return initiator;
 	}
