@@ -437,6 +437,30 @@ class DistlockLockRegistryTests {
 	}
 
 	@Test
+	void anotherThreadTakesALostLockWhileItsOldOwnerHasNotUnlockedAndEachUnlocksItsOwn() throws Exception {
+		Lock lock = this.registry.obtain("orders");
+		lock.lock();
+		TestZooKeeper.killSession(this.node);
+		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !LockContext.current().isHeld());
+		CountDownLatch taken = new CountDownLatch(1);
+		CountDownLatch released = new CountDownLatch(1);
+		Future<Object> newOwner = this.threads.submit(() -> {
+			assertThat(lock.tryLock(10, TimeUnit.SECONDS)).isTrue();
+			taken.countDown();
+			assertThat(released.await(10, TimeUnit.SECONDS)).isTrue();
+			lock.unlock();
+			return null;
+		});
+		assertThat(taken.await(15, TimeUnit.SECONDS)).isTrue();
+		assertThatExceptionOfType(ConcurrentModificationException.class).as("the old owner learns of its loss")
+			.isThrownBy(lock::unlock);
+		assertThat(this.node.heldCount()).as("the new owner's hold is untouched").isOne();
+		released.countDown();
+		newOwner.get(10, TimeUnit.SECONDS);
+		assertThat(this.node.heldCount()).isZero();
+	}
+
+	@Test
 	void keysAreAppendedToTheRootAsZookeeperLockRegistryAppendsThem() throws Exception {
 		assertThat(nodePathOf("orders:42")).isEqualTo("SpringIntegration-LockRegistry/orders:42");
 		assertThat(nodePathOf("orders/42")).isEqualTo("SpringIntegration-LockRegistry/orders/42");
