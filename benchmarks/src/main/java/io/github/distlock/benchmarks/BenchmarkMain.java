@@ -42,6 +42,10 @@ public final class BenchmarkMain {
 			AsyncCallers.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
+		if (args.length > 0 && args[0].equals("fenced")) {
+			FencedTransactionOverhead.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
 		if (args.length > 0 && args[0].equals("paired")) {
 			PairedOverhead.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
