@@ -94,10 +94,10 @@ public final class FenceTable {
 		}
 		Long seen = select(connection, key);
 		if (seen == null) {
-			// The first fenced commit of the lock: insert its row. A concurrent first
-			// commit
-			// may insert it too; the loser goes back to the conditional update, under a
-			// savepoint because PostgreSQL refuses every statement after a failed one.
+			// The first fenced commit of the lock: insert its row. A concurrent
+			// first commit may insert it too; the loser goes back to the conditional
+			// update, under a savepoint because PostgreSQL refuses every statement
+			// after a failed one.
 			Savepoint savepoint = connection.setSavepoint();
 			try {
 				insert(connection, key, token);

@@ -160,9 +160,8 @@ class FencedRoundsTests {
 					fenced.execute(this.handle, (status) -> {
 						this.opened.countDown();
 						awaitQuietly(this.commit);
-						// Written only now: an open transaction holding the row's lock
-						// would
-						// make the next holder's write wait.
+						// Written only now: an open transaction holding the row's
+						// lock would make the next holder's write wait.
 						return jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku, this.value);
 					});
 					return true;

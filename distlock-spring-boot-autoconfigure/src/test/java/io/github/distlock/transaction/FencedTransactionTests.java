@@ -91,9 +91,9 @@ class FencedTransactionTests {
 				}));
 			assertThat(paused.await(10, TimeUnit.SECONDS)).isTrue();
 
-			// A is cut off and its session ends on the server: its lock node is gone, but
-			// A
-			// hears nothing, as after a long pause.
+			// A is cut off and its session ends on the server: its lock node is gone.
+			// Whether A's client hears of it before A commits does not matter: the
+			// fence is checked first.
 			relay.pause();
 			Faults.killSession(nodeA.getBean(CuratorFramework.class), contexts.connectString());
 			long tokenB = nodeB.getBean(StockService.class).set("apples", 2, () -> {
@@ -275,9 +275,8 @@ class FencedTransactionTests {
 		@DistributedLock(value = "stock/#{#sku}", fenced = true)
 		@Transactional
 		public long set(String sku, int quantity, Runnable beforeWrite) {
-			// A paused holder must not hold the row's lock meanwhile: the newer holder's
-			// write
-			// would wait for it.
+			// A paused holder must not hold the row's lock meanwhile: the newer
+			// holder's write would wait for it.
 			beforeWrite.run();
 			this.jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku, quantity);
 			return LockContext.current().fencingToken();
