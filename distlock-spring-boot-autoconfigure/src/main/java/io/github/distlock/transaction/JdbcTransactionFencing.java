@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -107,7 +108,10 @@ public final class JdbcTransactionFencing implements TransactionFencing, Transac
 	public void afterBegin(TransactionExecution transaction, @Nullable Throwable beginFailure) {
 		Deque<Call> calls = this.calls.get();
 		if (beginFailure == null && !calls.isEmpty() && TransactionSynchronizationManager.isSynchronizationActive()) {
-			fence(calls);
+			// Outermost first: a lock entered twice fences with the hold it entered.
+			List<Call> outermostFirst = new ArrayList<>(calls);
+			Collections.reverse(outermostFirst);
+			fence(outermostFirst);
 		}
 	}
 
