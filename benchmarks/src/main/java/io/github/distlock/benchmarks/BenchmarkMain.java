@@ -16,7 +16,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code soak}, runs the {@link Soak}.
  * <p>
  * With {@code paired}, runs {@link PairedOverhead}; with {@code interleaved},
- * {@link Interleaved}; with {@code async}, {@link AsyncCallers}.
+ * {@link Interleaved}; with {@code async}, {@link AsyncCallers}; with {@code fenced},
+ * {@link FencedTransactionOverhead}.
  * <p>
  * {@code java -jar benchmarks/target/benchmarks.jar [regex]} runs the benchmarks whose
  * name matches the regular expression (all by default). System properties:
