@@ -16,7 +16,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code soak}, runs the {@link Soak}.
  * <p>
  * With {@code paired}, runs {@link PairedOverhead}; with {@code interleaved},
- * {@link Interleaved}; with {@code async}, {@link AsyncCallers}.
+ * {@link Interleaved}; with {@code async}, {@link AsyncCallers}; with {@code fenced},
+ * {@link FencedTransactionOverhead}.
  * <p>
  * {@code java -jar benchmarks/target/benchmarks.jar [regex]} runs the benchmarks whose
  * name matches the regular expression (all by default). System properties:
@@ -40,6 +41,10 @@ public final class BenchmarkMain {
 		}
 		if (args.length > 0 && args[0].equals("async")) {
 			AsyncCallers.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("fenced")) {
+			FencedTransactionOverhead.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
 		if (args.length > 0 && args[0].equals("paired")) {

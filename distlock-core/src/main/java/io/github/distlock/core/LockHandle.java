@@ -3,6 +3,7 @@ package io.github.distlock.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -35,6 +36,17 @@ public interface LockHandle extends Handle {
 	 * @return the token, a positive number
 	 */
 	long fencingToken();
+
+	/**
+	 * Path of the ZooKeeper node that holds this lock, relative to the namespace of the
+	 * client holding it. The node exists exactly as long as the lock is held, so a write
+	 * to ZooKeeper that must not land once the lock is lost checks the node in the same
+	 * multi-operation ({@code io.github.distlock.curator.GuardedWrites} does).
+	 * @return the node's path, or empty if the lock is not held through a node
+	 */
+	default Optional<String> nodePath() {
+		return Optional.empty();
+	}
 
 	/** When the lock was acquired (the outermost acquisition, for a reentrant one). */
 	@Override

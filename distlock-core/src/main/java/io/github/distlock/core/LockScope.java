@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -316,6 +317,11 @@ public final class LockScope {
 		@Override
 		public Instant acquiredAt() {
 			return this.entry.hold.acquiredAt();
+		}
+
+		@Override
+		public Optional<String> nodePath() {
+			return this.entry.hold.nodePath();
 		}
 
 		@Override

@@ -1,6 +1,7 @@
 package io.github.distlock.curator;
 
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -84,6 +85,11 @@ final class Hold implements LockHandle {
 	@Override
 	public Instant acquiredAt() {
 		return this.since;
+	}
+
+	@Override
+	public Optional<String> nodePath() {
+		return Optional.of(this.node.path());
 	}
 
 	@Override

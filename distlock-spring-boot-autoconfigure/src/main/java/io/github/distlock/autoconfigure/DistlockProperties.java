@@ -34,6 +34,8 @@ public class DistlockProperties {
 
 	private final Leadership leadership = new Leadership();
 
+	private final Fencing fencing = new Fencing();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -60,6 +62,10 @@ public class DistlockProperties {
 
 	public Leadership getLeadership() {
 		return this.leadership;
+	}
+
+	public Fencing getFencing() {
+		return this.fencing;
 	}
 
 	/**
@@ -610,6 +616,27 @@ public class DistlockProperties {
 
 		public void setGiveUpWhenRefusingTraffic(boolean giveUpWhenRefusingTraffic) {
 			this.giveUpWhenRefusingTraffic = giveUpWhenRefusingTraffic;
+		}
+
+	}
+
+	/**
+	 * Fenced transactions (fenced = true on @DistributedLock and @WriteLock).
+	 */
+	public static class Fencing {
+
+		/**
+		 * Name of the fence table in the transactions' database, optionally qualified by
+		 * a schema.
+		 */
+		private String table = "distlock_fence";
+
+		public String getTable() {
+			return this.table;
+		}
+
+		public void setTable(String table) {
+			this.table = table;
 		}
 
 	}

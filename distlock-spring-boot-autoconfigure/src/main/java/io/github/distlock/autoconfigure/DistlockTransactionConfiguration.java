@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.TransactionExecution;
@@ -34,6 +35,7 @@ import io.github.distlock.core.LockLostException;
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 @ConditionalOnClass(name = "org.springframework.transaction.TransactionExecutionListener")
+@Import(DistlockFencingConfiguration.class)
 class DistlockTransactionConfiguration {
 
 	@Bean

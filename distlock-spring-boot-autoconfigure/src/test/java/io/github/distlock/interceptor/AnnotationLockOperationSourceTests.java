@@ -336,7 +336,7 @@ class AnnotationLockOperationSourceTests {
 		LockOperation read = operation(OtherKinds.class, "read", String.class);
 		assertThat(read)
 			.isEqualTo(new ReadWriteOperation(read.method(), read.description(), LockedReturnType.SYNCHRONOUS,
-					read.path(), new DurationTemplate.Fixed(Duration.ofSeconds(1)), TimeoutPolicy.SKIP, false));
+					read.path(), new DurationTemplate.Fixed(Duration.ofSeconds(1)), TimeoutPolicy.SKIP, false, false));
 		assertThat(read.description())
 			.isEqualTo("@ReadLock(\"docs/#{#id}\") on AnnotationLockOperationSourceTests.OtherKinds.read(String)");
 		LockOperation write = operation(OtherKinds.class, "write", List.class);

@@ -67,15 +67,24 @@ public final class Faults {
 	 * @return the id of the session that was ended
 	 */
 	public static long killSession(CuratorFramework client) throws Exception {
+		return killSession(client, client.getZookeeperClient().getCurrentConnectionString());
+	}
+
+	/**
+	 * End a client's session on the server, as {@link #killSession(CuratorFramework)}
+	 * does, attaching through the given address: the server's own when the client's path
+	 * to it is a paused relay, so that the client learns nothing until it times out.
+	 * @return the id of the session that was ended
+	 */
+	public static long killSession(CuratorFramework client, String connectString) throws Exception {
 		ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
 		long session = zooKeeper.getSessionId();
 		CountDownLatch connected = new CountDownLatch(1);
-		ZooKeeper intruder = new ZooKeeper(client.getZookeeperClient().getCurrentConnectionString(),
-				zooKeeper.getSessionTimeout(), (event) -> {
-					if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-						connected.countDown();
-					}
-				}, session, zooKeeper.getSessionPasswd());
+		ZooKeeper intruder = new ZooKeeper(connectString, zooKeeper.getSessionTimeout(), (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, session, zooKeeper.getSessionPasswd());
 		try {
 			if (!connected.await(10, TimeUnit.SECONDS)) {
 				throw new IllegalStateException("Could not attach to session 0x" + Long.toHexString(session));

@@ -97,6 +97,20 @@ public @interface DistributedLock {
 	boolean reentrant() default true;
 
 	/**
+	 * Whether the lock fences the transaction the call runs in: the transaction commits
+	 * only if no holder of the same lock with a newer fencing token has committed before
+	 * it, else it rolls back with a
+	 * {@link io.github.distlock.core.StaleFencingTokenException}. At commit the
+	 * transaction advances the lock path's row in the fence table of its database. The
+	 * transaction is one that begins inside the call (put {@code @Transactional} on the
+	 * same method: the lock wraps it) or that was running when the call began. Needs a
+	 * {@code DataSource} and a transaction manager, and a method that returns its result
+	 * (not a {@code CompletionStage} or reactive type). See docs/failure-model.md.
+	 * @return whether the transaction is fenced
+	 */
+	boolean fenced() default false;
+
+	/**
 	 * What to do when the lock is not acquired within the wait time. Cannot be combined
 	 * with {@link #fallback()} set to anything else than {@link OnTimeout#THROW}.
 	 * @return the timeout policy

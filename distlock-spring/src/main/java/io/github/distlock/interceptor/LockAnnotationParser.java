@@ -101,9 +101,15 @@ final class LockAnnotationParser {
 		TimeoutPolicy onTimeout = parseTimeoutPolicy(annotation.getEnum("onTimeout", OnTimeout.class),
 				annotation.getString("fallback"), method, targetClass, description);
 		Class<?> kind = annotation.getType();
+		// Only the exclusive kinds have the attribute: the holders of a read lock or a
+		// semaphore overlap by design, so their tokens cannot fence one another.
+		boolean fenced = annotation.getValue("fenced", Boolean.class).orElse(false);
+		if (fenced) {
+			checkFenced(returnType, description);
+		}
 		if (kind == ReadLock.class || kind == WriteLock.class) {
 			return new ReadWriteOperation(method, description, returnType, path, waitTime, onTimeout,
-					kind == WriteLock.class);
+					kind == WriteLock.class, fenced);
 		}
 		if (kind == Semaphore.class) {
 			if (!collectionParts.isEmpty()) {
@@ -119,7 +125,29 @@ final class LockAnnotationParser {
 		DurationTemplate holdAtLeast = parseDuration(DurationTemplate.Attribute.HOLD_AT_LEAST,
 				annotation.getString("holdAtLeast"), element, description, parameterNames);
 		return new MutexOperation(method, description, returnType, path, waitTime, onTimeout,
-				annotation.getBoolean("reentrant"), holdAtLeast);
+				annotation.getBoolean("reentrant"), holdAtLeast, fenced);
+	}
+
+	/**
+	 * Check that a fenced call can fence its transaction: the method's work ends when it
+	 * returns (the transaction is the calling thread's), and the context can fence
+	 * transactions.
+	 */
+	private void checkFenced(LockedReturnType returnType, String description) {
+		if (!(returnType instanceof LockedReturnType.Synchronous)) {
+			throw new LockConfigurationException(description + ": fenced = true, but the method returns "
+					+ "a CompletionStage, a reactive type or is a suspend function, whose transaction is not the "
+					+ "calling thread's; fenced transactions are for methods that return their result (reactive "
+					+ "transactions are not fenced yet), so remove fenced = true or make the method synchronous");
+		}
+		TransactionFencing fencing = (this.beanFactory != null)
+				? this.beanFactory.getBeanProvider(TransactionFencing.class).getIfAvailable() : null;
+		if (fencing == null) {
+			throw new LockConfigurationException(description + ": fenced = true, but the application cannot fence "
+					+ "transactions: it needs spring-jdbc, a DataSource and a transaction manager (see "
+					+ "docs/failure-model.md#fenced-transactions); add them, or remove fenced = true");
+		}
+		fencing.checkUsable(description);
 	}
 
 	/**

@@ -86,4 +86,13 @@ public sealed interface LockOperation
 		return true;
 	}
 
+	/**
+	 * Whether the lock fences the transaction the call runs in (see
+	 * {@link TransactionFencing}).
+	 * @return {@code true} for a fenced {@code @DistributedLock} or {@code @WriteLock}
+	 */
+	default boolean fenced() {
+		return false;
+	}
+
 }

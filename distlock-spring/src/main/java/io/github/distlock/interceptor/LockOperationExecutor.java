@@ -74,19 +74,42 @@ final class LockOperationExecutor {
 		catch (RuntimeException ex) {
 			return NotAcquired.decide(call, ex).proceedInstead(invocation);
 		}
+		TransactionFencing.FencedCall fence = null;
 		Object result;
 		try {
+			fence = operation.fenced() ? fencing(operation).enter(operation.description(), handle) : null;
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
+			if (fence != null) {
+				fence.close();
+			}
 			call.releaseAfterFailure(handle, ex);
 			throw ex;
+		}
+		if (fence != null) {
+			fence.close();
 		}
 		RuntimeException failure = call.releaseAfterSuccess(handle);
 		if (failure != null) {
 			throw failure;
 		}
+		if (fence != null && !fence.fencedTransaction()) {
+			throw new LockConfigurationException(operation.description() + ": fenced = true, but no transaction "
+					+ "ran in the call, so its writes were not fenced; annotate the method with @Transactional "
+					+ "(the lock wraps it) or call it inside a transaction");
+		}
 		return result;
+	}
+
+	private TransactionFencing fencing(LockOperation operation) {
+		TransactionFencing fencing = (this.beanFactory != null)
+				? this.beanFactory.getBeanProvider(TransactionFencing.class).getIfAvailable() : null;
+		if (fencing == null) {
+			throw new LockConfigurationException(operation.description()
+					+ ": fenced = true, but the application cannot fence transactions (no TransactionFencing bean)");
+		}
+		return fencing;
 	}
 
 	/**

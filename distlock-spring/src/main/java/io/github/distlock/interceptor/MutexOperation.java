@@ -19,10 +19,11 @@ import io.github.distlock.core.Locks;
  * @param onTimeout what to do when the lock was not acquired in time
  * @param reentrant whether the holding thread may take the lock again
  * @param holdAtLeast how long the lock stays held at least after its acquisition
+ * @param fenced whether the lock fences the transaction the call runs in
  */
 public record MutexOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
-		DurationTemplate waitTime, TimeoutPolicy onTimeout, boolean reentrant,
-		DurationTemplate holdAtLeast) implements LockOperation {
+		DurationTemplate waitTime, TimeoutPolicy onTimeout, boolean reentrant, DurationTemplate holdAtLeast,
+		boolean fenced) implements LockOperation {
 
 	@Override
 	public LockKind kind() {

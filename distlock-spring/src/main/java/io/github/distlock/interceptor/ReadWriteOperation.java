@@ -20,9 +20,11 @@ import io.github.distlock.core.Locks;
  * @param waitTime how long to wait
  * @param onTimeout what to do when the lock was not acquired in time
  * @param write whether this is the exclusive (write) side
+ * @param fenced whether the lock fences the transaction the call runs in; only for the
+ * write side
  */
 public record ReadWriteOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
-		DurationTemplate waitTime, TimeoutPolicy onTimeout, boolean write) implements LockOperation {
+		DurationTemplate waitTime, TimeoutPolicy onTimeout, boolean write, boolean fenced) implements LockOperation {
 
 	@Override
 	public LockKind kind() {

@@ -1,0 +1,74 @@
+package io.github.distlock.autoconfigure;
+
+import java.time.Clock;
+
+import javax.sql.DataSource;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.context.annotation.Role;
+import org.springframework.transaction.ConfigurableTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+
+import io.github.distlock.interceptor.TransactionFencing;
+import io.github.distlock.transaction.FenceTable;
+import io.github.distlock.transaction.FencedTransactions;
+import io.github.distlock.transaction.JdbcTransactionFencing;
+
+/**
+ * Fenced transactions on JDBC, when spring-jdbc is on the class path: the
+ * {@link TransactionFencing} that {@code fenced = true} needs, added to every transaction
+ * manager as a listener, and {@link FencedTransactions} for programmatic holds. The data
+ * source and the transaction manager are looked up when first needed, so that a context
+ * without them starts (and refuses a fenced annotation, naming it).
+ */
+@Configuration(proxyBeanMethods = false)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+@ConditionalOnClass(name = "org.springframework.jdbc.datasource.DataSourceUtils")
+class DistlockFencingConfiguration {
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean(TransactionFencing.class)
+	static JdbcTransactionFencing transactionFencing(ObjectProvider<DataSource> dataSources,
+			ObjectProvider<PlatformTransactionManager> transactionManagers,
+			ObjectProvider<DistlockProperties> properties) {
+		DistlockProperties distlock = properties.getIfAvailable();
+		String table = (distlock != null) ? distlock.getFencing().getTable() : FenceTable.DEFAULT_NAME;
+		return new JdbcTransactionFencing(dataSources::getIfUnique, transactionManagers::getIfUnique,
+				new FenceTable(table, Clock.systemUTC()));
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static BeanPostProcessor transactionFencingRegistrar(ObjectProvider<JdbcTransactionFencing> fencing) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof ConfigurableTransactionManager manager) {
+					JdbcTransactionFencing listener = fencing.getIfAvailable();
+					if (listener != null && !manager.getTransactionExecutionListeners().contains(listener)) {
+						manager.addListener(listener);
+					}
+				}
+				return bean;
+			}
+
+		};
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static FencedTransactions fencedTransactions(@Lazy PlatformTransactionManager transactionManager,
+			TransactionFencing fencing) {
+		return new FencedTransactions(transactionManager, fencing);
+	}
+
+}

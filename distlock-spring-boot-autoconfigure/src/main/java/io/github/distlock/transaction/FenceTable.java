@@ -1,0 +1,180 @@
+package io.github.distlock.transaction;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.core.LockConfigurationException;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.StaleFencingTokenException;
+
+/**
+ * The fence table of a database: one row per lock, {@code (lock_path, token,
+ * updated_at)}, holding the newest fencing token a committed transaction carried for it.
+ * Advancing a lock's row is a conditional update ({@code token <= :t}) on the
+ * transaction's own connection: the row lock it takes is held until the transaction ends,
+ * so two fenced transactions of one lock commit one after the other, and the later one
+ * re-reads the row the earlier one committed. The schema ships as
+ * {@code io/github/distlock/transaction/schema-h2.sql} and {@code schema-postgresql.sql}.
+ */
+public final class FenceTable {
+
+	/** Name of the table unless configured otherwise. */
+	public static final String DEFAULT_NAME = "distlock_fence";
+
+	// An identifier, optionally qualified by a schema: the name goes into SQL text.
+	private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
+
+	private final String name;
+
+	private final String update;
+
+	private final String select;
+
+	private final String insert;
+
+	private final Clock clock;
+
+	/**
+	 * Create the table's statements.
+	 * @param name the table's name, optionally qualified by a schema
+	 * @param clock gives {@code updated_at}
+	 * @throws LockConfigurationException if the name is not an SQL identifier
+	 */
+	public FenceTable(String name, Clock clock) {
+		if (!NAME.matcher(name).matches()) {
+			throw new LockConfigurationException("distlock.fencing.table '" + name + "' is not a table name; give "
+					+ "an SQL identifier such as " + DEFAULT_NAME + " or myschema." + DEFAULT_NAME);
+		}
+		this.name = name;
+		this.clock = clock;
+		this.update = "UPDATE " + name + " SET token = ?, updated_at = ? WHERE lock_path = ? AND token <= ?";
+		this.select = "SELECT token FROM " + name + " WHERE lock_path = ?";
+		this.insert = "INSERT INTO " + name + " (lock_path, token, updated_at) VALUES (?, ?, ?)";
+	}
+
+	/** The table's name. */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * The key of a lock's row: its kind's subtree and its path, as under the lock root,
+	 * because one path names different locks for different kinds, whose tokens must not
+	 * fence one another.
+	 * @param handle the held lock
+	 * @return the key, such as {@code mutex/orders/42}
+	 */
+	public static String key(LockHandle handle) {
+		return handle.kind().subtree() + "/" + handle.path();
+	}
+
+	/**
+	 * Advance the row of a lock to a fencing token in the transaction of a connection.
+	 * @param connection the transaction's connection
+	 * @param handle the held lock whose token fences
+	 * @param description who asks, for messages
+	 * @throws StaleFencingTokenException if the row holds a newer token: the transaction
+	 * must roll back
+	 * @throws LockConfigurationException if the table does not exist
+	 * @throws SQLException if the database fails otherwise
+	 */
+	void advance(Connection connection, LockHandle handle, String description) throws SQLException {
+		String key = key(handle);
+		long token = handle.fencingToken();
+		if (update(connection, key, token)) {
+			return;
+		}
+		Long seen = select(connection, key);
+		if (seen == null) {
+			// The first fenced commit of the lock: insert its row. A concurrent
+			// first commit may insert it too; the loser goes back to the conditional
+			// update, under a savepoint because PostgreSQL refuses every statement
+			// after a failed one.
+			Savepoint savepoint = connection.setSavepoint();
+			try {
+				insert(connection, key, token);
+				connection.releaseSavepoint(savepoint);
+				return;
+			}
+			catch (SQLException ex) {
+				if (!isDuplicateKey(ex)) {
+					throw ex;
+				}
+				connection.rollback(savepoint);
+			}
+			if (update(connection, key, token)) {
+				return;
+			}
+			seen = select(connection, key);
+		}
+		throw new StaleFencingTokenException(
+				description + ": the transaction was rolled back: lock '" + key
+						+ "' was taken by a newer holder, whose fencing token " + seen + " committed to " + this.name
+						+ " before this holder's token " + token + "; this holder lost the lock without knowing it "
+						+ "(its session ended during a pause, say), so its writes must not land",
+				handle.path(), token, (seen != null) ? seen : Long.MAX_VALUE);
+	}
+
+	private boolean update(Connection connection, String key, long token) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(this.update)) {
+			statement.setLong(1, token);
+			statement.setTimestamp(2, Timestamp.from(this.clock.instant()));
+			statement.setString(3, key);
+			statement.setLong(4, token);
+			return statement.executeUpdate() > 0;
+		}
+		catch (SQLException ex) {
+			if (isMissingTable(ex)) {
+				throw missingTable(ex);
+			}
+			throw ex;
+		}
+	}
+
+	private @Nullable Long select(Connection connection, String key) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(this.select)) {
+			statement.setString(1, key);
+			try (ResultSet result = statement.executeQuery()) {
+				return result.next() ? result.getLong(1) : null;
+			}
+		}
+	}
+
+	private void insert(Connection connection, String key, long token) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(this.insert)) {
+			statement.setString(1, key);
+			statement.setLong(2, token);
+			statement.setTimestamp(3, Timestamp.from(this.clock.instant()));
+			statement.executeUpdate();
+		}
+	}
+
+	private LockConfigurationException missingTable(SQLException ex) {
+		return new LockConfigurationException("Fence table '" + this.name + "' does not exist in the database of "
+				+ "the transaction (" + ex.getMessage() + "); create it with the schema distlock ships "
+				+ "(io/github/distlock/transaction/schema-h2.sql, schema-postgresql.sql), through spring.sql.init, "
+				+ "Flyway or Liquibase as docs/failure-model.md#the-fence-table shows, or name yours with "
+				+ "distlock.fencing.table", ex);
+	}
+
+	// SQLSTATE class 23 is an integrity constraint violation, here the primary key.
+	private static boolean isDuplicateKey(SQLException ex) {
+		String state = ex.getSQLState();
+		return state != null && state.startsWith("23");
+	}
+
+	// 42S02 is the standard "table not found" (H2 among others), 42P01 PostgreSQL's.
+	private static boolean isMissingTable(SQLException ex) {
+		String state = ex.getSQLState();
+		return "42S02".equals(state) || "42P01".equals(state);
+	}
+
+}

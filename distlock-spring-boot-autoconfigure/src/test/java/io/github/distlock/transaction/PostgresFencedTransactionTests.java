@@ -1,0 +1,133 @@
+package io.github.distlock.transaction;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.StaleFencingTokenException;
+import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.NodeOptions;
+import io.github.distlock.testsupport.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Fenced transactions on PostgreSQL, whose transactions refuse every statement after a
+ * failed one: the first commits of a lock race to insert its row (the loser goes back to
+ * the conditional update under a savepoint), and a stale holder is refused. Skipped when
+ * Docker is not available.
+ */
+@Testcontainers(disabledWithoutDocker = true)
+class PostgresFencedTransactionTests {
+
+	@Container
+	static final GenericContainer<?> postgres = new GenericContainer<>("postgres:17-alpine")
+		.withEnv("POSTGRES_PASSWORD", "fenced")
+		.withExposedPorts(5432)
+		.waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*\\n", 2));
+
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = new ZooKeeperExtension(NodeOptions.defaults().withNamespace("fenced-pg"));
+
+	private DataSourceTransactionManager transactionManager;
+
+	private FencedTransactions fenced;
+
+	private JdbcTemplate jdbc;
+
+	@BeforeEach
+	void createTables() {
+		DriverManagerDataSource dataSource = new DriverManagerDataSource(
+				"jdbc:postgresql://" + postgres.getHost() + ":" + postgres.getMappedPort(5432) + "/postgres",
+				"postgres", "fenced");
+		this.jdbc = new JdbcTemplate(dataSource);
+		this.jdbc.execute("drop table if exists distlock_fence");
+		this.jdbc.execute("drop table if exists stock");
+		new ResourceDatabasePopulator(new ClassPathResource("io/github/distlock/transaction/schema-postgresql.sql"))
+			.execute(dataSource);
+		this.jdbc.execute("create table stock (sku varchar(64) primary key, quantity int not null)");
+		this.transactionManager = new DataSourceTransactionManager(dataSource);
+		JdbcTransactionFencing fencing = new JdbcTransactionFencing(() -> dataSource, () -> this.transactionManager,
+				new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC()));
+		this.transactionManager.addListener(fencing);
+		this.fenced = new FencedTransactions(this.transactionManager, fencing);
+	}
+
+	@Test
+	void firstCommitsRacingToInsertTheRowKeepTheNewestToken() throws Exception {
+		CuratorLocks node = this.zookeeper.newNode();
+		List<LockHandle> handles = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			LockHandle handle = node.mutex("stock/new").acquire(Duration.ofSeconds(5));
+			handles.add(handle);
+			handle.close();
+		}
+		CountDownLatch bothOpen = new CountDownLatch(2);
+		List<CompletableFuture<Boolean>> commits = new ArrayList<>();
+		for (LockHandle handle : handles) {
+			commits.add(CompletableFuture.supplyAsync(() -> {
+				try {
+					this.fenced.execute(handle, (status) -> {
+						bothOpen.countDown();
+						await(bothOpen);
+						return null;
+					});
+					return true;
+				}
+				catch (StaleFencingTokenException ex) {
+					return false;
+				}
+			}));
+		}
+		commits.get(0).get(30, TimeUnit.SECONDS);
+		// The older one commits only if it inserted first; the newer one always does.
+		assertThat(commits.get(1).get(30, TimeUnit.SECONDS)).as("the newer holder commits").isTrue();
+		assertThat(this.jdbc.queryForObject("select token from distlock_fence where lock_path = 'mutex/stock/new'",
+				Long.class))
+			.isEqualTo(handles.get(1).fencingToken());
+	}
+
+	@Test
+	void staleHolderIsRefusedAndItsWritesRolledBack() {
+		CuratorLocks node = this.zookeeper.newNode();
+		LockHandle older = node.mutex("stock/old").acquire(Duration.ofSeconds(5));
+		older.close();
+		try (LockHandle newer = node.mutex("stock/old").acquire(Duration.ofSeconds(5))) {
+			this.fenced.execute(newer, (status) -> this.jdbc.update("insert into stock values ('old', 2)"));
+		}
+		assertThatExceptionOfType(StaleFencingTokenException.class).isThrownBy(() -> this.fenced.execute(older,
+				(status) -> this.jdbc.update("update stock set quantity = 1 where sku = 'old'")));
+		assertThat(this.jdbc.queryForObject("select quantity from stock where sku = 'old'", Integer.class))
+			.isEqualTo(2);
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
