@@ -2,7 +2,9 @@ package io.github.distlock.curator;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -169,10 +171,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	/** The latch nodes of a group, in queue order (blocking reads, for inspection). */
 	private List<LockParticipant> read(String queuePath) {
-		if (!this.engine.session().isConnected()) {
-			throw new LockAcquisitionException(
-					"ZooKeeper (" + this.engine.session().connectString() + ") is not connected", null);
-		}
+		this.engine.session().awaitConnection();
 		CuratorFramework client = this.engine.client();
 		try {
 			List<String> children;
@@ -182,21 +181,32 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 			catch (KeeperException.NoNodeException ex) {
 				return List.of();
 			}
-			List<String> sorted = QueueDriver.sorted(children, QueueDriver.LATCH_NAME);
+			Map<String, Stat> stats = new HashMap<>();
+			Map<String, byte[]> data = new HashMap<>();
+			for (String name : children) {
+				if (!QueueDriver.isNode(name, QueueDriver.LATCH_NAME)) {
+					continue;
+				}
+				Stat stat = new Stat();
+				try {
+					byte[] bytes = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queuePath, name));
+					stats.put(name, stat);
+					data.put(name, (bytes != null) ? bytes : new byte[0]);
+				}
+				catch (KeeperException.NoNodeException ex) {
+					// Left meanwhile.
+				}
+			}
+			Map<String, Long> czxids = new HashMap<>();
+			stats.forEach((name, stat) -> czxids.put(name, stat.getCzxid()));
+			List<String> sorted = QueueDriver.sorted(new ArrayList<>(stats.keySet()), czxids, QueueDriver.LATCH_NAME);
 			List<LockParticipant> participants = new ArrayList<>(sorted.size());
 			boolean first = true;
 			for (String name : sorted) {
-				Stat stat = new Stat();
-				byte[] data;
-				try {
-					data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queuePath, name));
-				}
-				catch (KeeperException.NoNodeException ex) {
-					continue;
-				}
+				Stat stat = stats.get(name);
 				participants.add(new LockParticipant(name, QueueDriver.sequence(name, QueueDriver.LATCH_NAME),
 						stat.getCzxid(), Instant.ofEpochMilli(stat.getCtime()), first, null, stat.getEphemeralOwner(),
-						(data != null) ? data : new byte[0]));
+						data.get(name)));
 				first = false;
 			}
 			return participants;

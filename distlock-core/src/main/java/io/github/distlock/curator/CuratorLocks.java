@@ -235,10 +235,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	@Override
 	public List<LockQueue> inspect(LockPath path) {
-		if (!this.session.isConnected()) {
-			throw new LockAcquisitionException("ZooKeeper (" + this.session.connectString() + ") is not connected",
-					null);
-		}
+		this.session.awaitConnection();
 		try {
 			return this.inspector.inspect(path);
 		}
@@ -255,12 +252,13 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * End every acquisition in flight at once with a {@link LockAcquisitionException}
 	 * saying the locks were closed, refuse later ones the same way, and end the engine's
 	 * threads. Locks still held stay held until released or until the client's session
-	 * ends; the client itself is not closed.
+	 * ends, and keep following the connection until then (suspended, lost, by the
+	 * connection-loss policy); the client itself is not closed.
 	 */
 	@Override
 	public void close() {
 		this.engine.closed = true;
-		this.session.stop();
+		this.session.close();
 		for (Acquisition acquisition : this.session.acquisitions()) {
 			acquisition.fail(acquisition.closed());
 		}

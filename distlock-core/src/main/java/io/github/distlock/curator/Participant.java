@@ -35,7 +35,8 @@ import io.github.distlock.core.LockState;
  * does; the same node still first leads again (an ended tenure starts anew with the same
  * epoch, since no other member can have led meanwhile).</li>
  * <li>Lost (session ended), or the node deleted: the tenure ends, and the participant
- * queues again with a new node.</li>
+ * queues again with a new node; its node of the old session is deleted, as
+ * {@code LeaderLatch}'s reset does (a server may keep that session a while longer).</li>
  * </ul>
  * No thread is kept per participant: everything is driven by ZooKeeper's answers and
  * watches and by connection-state events. State is guarded by this object's monitor,
@@ -273,11 +274,23 @@ final class Participant implements QueuePosition.Owner {
 	}
 
 	synchronized void lost() {
-		// Our node died with the session; a position finds its own node gone on resume.
-		if (this.node != null) {
+		// Our node dies with the session, but a server that still keeps the session (a
+		// restarted server keeps it one more session timeout; a client may give up on
+		// its session first) keeps the node first in the queue until then: it is deleted,
+		// as LeaderLatch's reset does. A waiting position finds its node of the old
+		// session on resume.
+		LockNode node = this.node;
+		if (node != null) {
 			endTenure();
 			this.node = null;
+			forget(node);
 		}
+	}
+
+	/** Delete a node of ours that no tenure follows any more, and its watch. */
+	private void forget(LockNode node) {
+		this.engine.session().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+		this.engine.session().deleteInBackground(node.path());
 	}
 
 	synchronized void reconnected() {
@@ -295,9 +308,11 @@ final class Participant implements QueuePosition.Owner {
 			return;
 		}
 		if (node.clientInstance() != this.engine.session().clientInstance()) {
-			// The session was replaced while we were away: the node is gone with it.
+			// The session was replaced while we were away: the node goes with it, or
+			// now if the server still keeps that session.
 			endTenure();
 			this.node = null;
+			forget(node);
 			queue();
 			return;
 		}
@@ -403,28 +418,46 @@ final class Participant implements QueuePosition.Owner {
 						return;
 					}
 					List<String> children = (code == KeeperException.Code.OK) ? event.getChildren() : List.of();
-					QueueDriver.Verdict verdict = QueueDriver.LATCH.decide(children, nodeName(node), false);
-					if (verdict != null && verdict.holds()) {
-						if (!this.engine.session().isConnected()) {
-							return;
-						}
-						if (this.leading) {
-							this.inDoubt = false;
-						}
-						else {
-							startTenure();
-						}
-						watchNode(node);
-						return;
-					}
-					// Gone, or (deleted and made again by another) not first: queue anew.
-					dropNode();
-					queue();
+					CreationOrder order = new CreationOrder();
+					order.know(nodeName(node), node.czxid());
+					order.complete(this.engine.client(), this.queuePath, children, QueueDriver.LATCH.orderedNames(),
+							(orderCode, present) -> rechecked(node, order, orderCode, present));
 				}
 			}).forPath(this.queuePath);
 		}
 		catch (Exception ex) {
 			logger.debug("Could not read the queue of group '{}': {}", this.group, ex.toString());
+		}
+	}
+
+	/** The queue was read again, and the creation order of its nodes is known. */
+	private void rechecked(LockNode node, CreationOrder order, KeeperException.Code code, List<String> children) {
+		synchronized (this) {
+			if (this.node != node || !this.joined) {
+				return;
+			}
+			if (SessionWatch.isConnectionProblem(code)) {
+				// Looked at again on the next reconnection.
+				return;
+			}
+			QueueDriver.Verdict verdict = (code == KeeperException.Code.OK)
+					? QueueDriver.LATCH.decide(children, order.known(), nodeName(node), false) : null;
+			if (verdict != null && verdict.holds()) {
+				if (!this.engine.session().isConnected()) {
+					return;
+				}
+				if (this.leading) {
+					this.inDoubt = false;
+				}
+				else {
+					startTenure();
+				}
+				watchNode(node);
+				return;
+			}
+			// Gone, or (deleted and made again by another) not first: queue anew.
+			dropNode();
+			queue();
 		}
 	}
 

@@ -3,6 +3,7 @@ package io.github.distlock.curator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -63,6 +64,14 @@ abstract sealed class QueueDriver {
 	}
 
 	/**
+	 * The names of the nodes whose order a decision goes by (none for a driver that
+	 * counts its nodes rather than orders them).
+	 */
+	String[] orderedNames() {
+		return new String[] { lockName() };
+	}
+
+	/**
 	 * Whether a child of the queue is one of the protocol's nodes (a waiter's or a
 	 * holder's), rather than, say, the parent node of another lock whose path lies inside
 	 * this one.
@@ -74,30 +83,40 @@ abstract sealed class QueueDriver {
 	/**
 	 * Decide whether our node holds the lock.
 	 * @param children the queue's children, as ZooKeeper listed them
+	 * @param czxids the creation zxids of the children at the ceiling (see
+	 * {@link #sorted})
 	 * @param ours the name of our node
 	 * @param downgrade whether our holder holds the write lock of the same read/write
 	 * lock (a reader then holds at once)
 	 * @return the verdict, or {@code null} if our node is not in the queue any more
 	 */
-	abstract @Nullable Verdict decide(List<String> children, String ours, boolean downgrade);
+	abstract @Nullable Verdict decide(List<String> children, Map<String, Long> czxids, String ours, boolean downgrade);
 
 	/**
 	 * Sort the queue's lock nodes, leaving out anything else (a child lock's parent node,
-	 * say), by the sequence number after the lock name, as Curator sorts them.
+	 * say), in the order they were made, as Curator sorts them while sequence numbers
+	 * last.
 	 * <p>
-	 * ZooKeeper's sequence numbers are a signed 32-bit counter of the parent's child
-	 * changes. After 2<sup>31</sup> of them (two per lock taken and released, on a parent
-	 * that never emptied) the counter stays at {@code 2147483647} while nodes are only
-	 * created, and goes on at {@code -2147483648} once one is deleted: names end in
-	 * {@code lock-2147483647} (several of them) and then {@code lock--2147483648}. The
-	 * nodes of one queue are never 2<sup>31</sup> apart, so they are sorted by their
-	 * distance from one of them, in 32-bit arithmetic (the order they were created in,
-	 * also across the wrap), and nodes of the same number by name, so that every client
-	 * sees one order. Below the wrap this is exactly Curator's order; Curator itself
-	 * sorts the names as text, and so mis-orders nodes from there on (see
-	 * docs/failure-model.md for mixed fleets).
+	 * ZooKeeper's sequence numbers are the parent's signed 32-bit count of child changes.
+	 * After 2<sup>31</sup> of them (two per lock taken and released, on a parent that
+	 * never emptied) the count stays at its ceiling: a node made alone gets
+	 * {@code 2147483647} again and again (deletes do not move it), and creates in flight
+	 * together at that moment get {@code -2147483648}, {@code -2147483647}, ... (again at
+	 * the next burst). From the ceiling on, a number tells nothing of when its node was
+	 * made. So the nodes below the ceiling come first, by their number, and the nodes at
+	 * the ceiling (numbered {@code 2147483647} or below zero) after them, by their
+	 * creation zxid, which ZooKeeper gives in the order of creation: a node made while
+	 * another holds always sorts behind it. Curator itself sorts the numbers as text, and
+	 * so mis-orders the nodes from the ceiling on (see docs/failure-model.md for mixed
+	 * fleets).
+	 * @param children the queue's children
+	 * @param czxids the creation zxids of the nodes {@linkplain #atCeiling at the
+	 * ceiling} (more are ignored)
+	 * @param lockNames the names of the queue's nodes
+	 * @throws IllegalStateException if the creation zxid of a node at the ceiling is not
+	 * given
 	 */
-	static List<String> sorted(List<String> children, String... lockNames) {
+	static List<String> sorted(List<String> children, Map<String, Long> czxids, String... lockNames) {
 		List<String> nodes = new ArrayList<>(children.size());
 		for (String child : children) {
 			for (String lockName : lockNames) {
@@ -108,11 +127,49 @@ abstract sealed class QueueDriver {
 			}
 		}
 		if (nodes.size() > 1) {
-			int reference = sequence(nodes.get(0), lockNames);
-			nodes.sort(Comparator.comparingInt((String node) -> sequence(node, lockNames) - reference)
+			// Below the ceiling by number, then at the ceiling by creation zxid.
+			nodes.sort(Comparator.comparingInt((String node) -> isAtCeiling(sequence(node, lockNames)) ? 1 : 0)
+				.thenComparingLong((String node) -> {
+					int sequence = sequence(node, lockNames);
+					if (!isAtCeiling(sequence)) {
+						return sequence;
+					}
+					Long czxid = czxids.get(node);
+					if (czxid == null) {
+						throw new IllegalStateException("The creation zxid of " + node + " is not known");
+					}
+					return czxid;
+				})
 				.thenComparing(Comparator.naturalOrder()));
 		}
 		return nodes;
+	}
+
+	/**
+	 * The children of the given names at the ceiling, whose place only their creation
+	 * zxid tells.
+	 */
+	static List<String> atCeiling(List<String> children, String... lockNames) {
+		List<String> nodes = new ArrayList<>(0);
+		for (String child : children) {
+			for (String lockName : lockNames) {
+				if (isNode(child, lockName)) {
+					if (isAtCeiling(sequence(child, lockName))) {
+						nodes.add(child);
+					}
+					break;
+				}
+			}
+		}
+		return nodes;
+	}
+
+	/**
+	 * Whether a sequence number was given at the ceiling of the parent's count of child
+	 * changes (see {@link #sorted}).
+	 */
+	static boolean isAtCeiling(int sequence) {
+		return sequence == Integer.MAX_VALUE || sequence < 0;
 	}
 
 	/**
@@ -156,8 +213,8 @@ abstract sealed class QueueDriver {
 	 * Whether the given node of the queue holds the lock, by the protocol's rules, as
 	 * {@link #decide} tells a waiter (for the inspection of a queue).
 	 */
-	boolean holds(List<String> children, String node) {
-		Verdict verdict = decide(children, node, false);
+	boolean holds(List<String> children, Map<String, Long> czxids, String node) {
+		Verdict verdict = decide(children, czxids, node, false);
 		return verdict != null && verdict.holds();
 	}
 
@@ -205,6 +262,11 @@ abstract sealed class QueueDriver {
 		}
 
 		@Override
+		String[] orderedNames() {
+			return this.queueNames.clone();
+		}
+
+		@Override
 		boolean isQueueNode(String child) {
 			for (String name : this.queueNames) {
 				if (isNode(child, name)) {
@@ -215,8 +277,8 @@ abstract sealed class QueueDriver {
 		}
 
 		@Override
-		@Nullable Verdict decide(List<String> children, String ours, boolean downgrade) {
-			List<String> queue = sorted(children, this.queueNames);
+		@Nullable Verdict decide(List<String> children, Map<String, Long> czxids, String ours, boolean downgrade) {
+			List<String> queue = sorted(children, czxids, this.queueNames);
 			int index = queue.indexOf(ours);
 			if (index < 0) {
 				return null;
@@ -235,13 +297,18 @@ abstract sealed class QueueDriver {
 		}
 
 		@Override
+		String[] orderedNames() {
+			return new String[] { READ_NAME, WRITE_NAME };
+		}
+
+		@Override
 		boolean isQueueNode(String child) {
 			return isNode(child, READ_NAME) || isNode(child, WRITE_NAME);
 		}
 
 		@Override
-		@Nullable Verdict decide(List<String> children, String ours, boolean downgrade) {
-			List<String> queue = sorted(children, READ_NAME, WRITE_NAME);
+		@Nullable Verdict decide(List<String> children, Map<String, Long> czxids, String ours, boolean downgrade) {
+			List<String> queue = sorted(children, czxids, READ_NAME, WRITE_NAME);
 			if (!queue.contains(ours)) {
 				return null;
 			}
@@ -279,7 +346,12 @@ abstract sealed class QueueDriver {
 		}
 
 		@Override
-		@Nullable Verdict decide(List<String> children, String ours, boolean downgrade) {
+		String[] orderedNames() {
+			return new String[0];
+		}
+
+		@Override
+		@Nullable Verdict decide(List<String> children, Map<String, Long> czxids, String ours, boolean downgrade) {
 			if (!children.contains(ours)) {
 				return null;
 			}

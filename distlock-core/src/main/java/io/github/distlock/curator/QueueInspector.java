@@ -3,6 +3,7 @@ package io.github.distlock.curator;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,19 +52,19 @@ final class QueueInspector {
 	}
 
 	private List<LockParticipant> exclusiveQueue(String queuePath) throws Exception {
-		List<String> children = children(queuePath);
-		List<String> sorted = QueueDriver.sorted(children, QueueDriver.LOCK_NAME);
-		Map<String, Node> nodes = read(queuePath, sorted);
+		Map<String, Node> nodes = readSorted(queuePath, children(queuePath), QueueDriver.LOCK_NAME);
+		List<String> present = new ArrayList<>(nodes.keySet());
+		Map<String, Long> czxids = czxids(nodes);
 		List<LockParticipant> participants = new ArrayList<>(nodes.size());
 		nodes.forEach((name, node) -> participants
-			.add(node.participant(QueueDriver.MUTEX.holds(children, name), null, node.stat.getCzxid())));
+			.add(node.participant(QueueDriver.MUTEX.holds(present, czxids, name), null, node.stat.getCzxid())));
 		return participants;
 	}
 
 	private List<LockParticipant> readWriteQueue(String queuePath) throws Exception {
-		List<String> children = children(queuePath);
-		List<String> sorted = QueueDriver.sorted(children, QueueDriver.READ_NAME, QueueDriver.WRITE_NAME);
-		Map<String, Node> nodes = read(queuePath, sorted);
+		Map<String, Node> nodes = readSorted(queuePath, children(queuePath), QueueDriver.READ_NAME,
+				QueueDriver.WRITE_NAME);
+		Map<String, Long> czxids = czxids(nodes);
 		// A reader at its own session's writer's place entered that writer's hold (a
 		// downgrade): it holds while the writer does, and carries the writer's token.
 		Map<String, Node> enteredWriters = new LinkedHashMap<>();
@@ -79,20 +80,20 @@ final class QueueInspector {
 				});
 			}
 		});
-		List<String> queue = new ArrayList<>(children);
+		List<String> queue = new ArrayList<>(nodes.keySet());
 		queue.removeAll(enteredWriters.keySet());
 		List<LockParticipant> participants = new ArrayList<>(nodes.size());
 		nodes.forEach((name, node) -> {
 			Node writer = enteredWriters.get(name);
 			if (writer != null) {
-				participants
-					.add(node.participant(QueueDriver.WRITE.holds(queue, writer.name), "read", writer.stat.getCzxid()));
+				participants.add(node.participant(QueueDriver.WRITE.holds(queue, czxids, writer.name), "read",
+						writer.stat.getCzxid()));
 				return;
 			}
 			boolean write = QueueDriver.isNode(name, QueueDriver.WRITE_NAME);
 			QueueDriver driver = write ? QueueDriver.WRITE : QueueDriver.READ;
-			participants
-				.add(node.participant(driver.holds(queue, name), write ? "write" : "read", node.stat.getCzxid()));
+			participants.add(node.participant(driver.holds(queue, czxids, name), write ? "write" : "read",
+					node.stat.getCzxid()));
 		});
 		return participants;
 	}
@@ -107,17 +108,17 @@ final class QueueInspector {
 			// Not written by distlock: every lease counts as held.
 		}
 		String guardPath = ZKPaths.makePath(semaphorePath, SemaphoreAcquisition.GUARD);
-		List<String> guardChildren = children(guardPath);
-		Map<String, Node> guards = read(guardPath, QueueDriver.sorted(guardChildren, QueueDriver.LOCK_NAME));
+		Map<String, Node> guards = readSorted(guardPath, children(guardPath), QueueDriver.LOCK_NAME);
+		List<String> guardQueue = new ArrayList<>(guards.keySet());
+		Map<String, Long> guardCzxids = czxids(guards);
 		long guardHolder = guards.entrySet()
 			.stream()
-			.filter((entry) -> QueueDriver.MUTEX.holds(guardChildren, entry.getKey()))
+			.filter((entry) -> QueueDriver.MUTEX.holds(guardQueue, guardCzxids, entry.getKey()))
 			.mapToLong((entry) -> entry.getValue().stat.getEphemeralOwner())
 			.findFirst()
 			.orElse(0);
 		String leasesPath = ZKPaths.makePath(semaphorePath, SemaphoreAcquisition.LEASES);
-		List<String> sortedLeases = QueueDriver.sorted(children(leasesPath), QueueDriver.LEASE_NAME);
-		Map<String, Node> leases = read(leasesPath, sortedLeases);
+		Map<String, Node> leases = readSorted(leasesPath, children(leasesPath), QueueDriver.LEASE_NAME);
 		String guardHoldersNewest = null;
 		for (Map.Entry<String, Node> lease : leases.entrySet()) {
 			if (guardHolder != 0 && lease.getValue().stat.getEphemeralOwner() == guardHolder) {
@@ -143,6 +144,38 @@ final class QueueInspector {
 		catch (KeeperException.NoNodeException ex) {
 			return List.of();
 		}
+	}
+
+	/**
+	 * Read the children of the given names, leaving out those gone meanwhile, in queue
+	 * order.
+	 */
+	private Map<String, Node> readSorted(String parent, List<String> children, String... lockNames) throws Exception {
+		Map<String, Node> read = read(parent, filter(children, lockNames));
+		Map<String, Node> sorted = new LinkedHashMap<>();
+		for (String name : QueueDriver.sorted(new ArrayList<>(read.keySet()), czxids(read), lockNames)) {
+			sorted.put(name, read.get(name));
+		}
+		return sorted;
+	}
+
+	private static List<String> filter(List<String> children, String... lockNames) {
+		List<String> nodes = new ArrayList<>(children.size());
+		for (String child : children) {
+			for (String lockName : lockNames) {
+				if (QueueDriver.isNode(child, lockName)) {
+					nodes.add(child);
+					break;
+				}
+			}
+		}
+		return nodes;
+	}
+
+	private static Map<String, Long> czxids(Map<String, Node> nodes) {
+		Map<String, Long> czxids = new HashMap<>();
+		nodes.forEach((name, node) -> czxids.put(name, node.stat.getCzxid()));
+		return czxids;
 	}
 
 	/** Read the given children, in order, leaving out those gone meanwhile. */

@@ -15,6 +15,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
+import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockState;
 
@@ -136,6 +137,9 @@ final class QueuePosition {
 
 	private final Watch watch = new Watch(this);
 
+	// The creation order of the queue's nodes whose sequence number does not tell it.
+	private final CreationOrder order = new CreationOrder();
+
 	// Paths our watcher is registered on, with the kind of watch, until it fires or
 	// is removed.
 	private final Map<String, Watcher.WatcherType> watched = new LinkedHashMap<>(2);
@@ -202,6 +206,16 @@ final class QueuePosition {
 	 */
 	void resume() {
 		synchronized (this.owner) {
+			if ((this.state == State.STALLED || this.state == State.QUEUED) && this.node != null
+					&& this.clientInstance != this.engine.session().clientInstance()) {
+				// Our node was made in a session that Curator replaced meanwhile. The
+				// server may still keep that session (a restarted server keeps it one
+				// more session timeout; a client may give up on its session first), and
+				// the node with it: watching our predecessor, we would never see it go,
+				// and would drop out of the queue silently. It is deleted and made anew.
+				vanishedNode();
+				return;
+			}
 			switch (this.state) {
 				case STALLED -> {
 					if (this.node == null) {
@@ -280,6 +294,18 @@ final class QueuePosition {
 		String path = ZKPaths.makePath(this.queuePath, this.driver.lockName());
 		CreateMode mode = CreateMode.EPHEMERAL_SEQUENTIAL;
 		if (this.downgrade != null) {
+			String writeNode = ZKPaths.getNodeFromPath(this.downgrade.write().node().path());
+			if (QueueDriver.isAtCeiling(QueueDriver.sequence(writeNode, QueueDriver.WRITE_NAME))) {
+				// The reader's node would keep its write lock's number but not its place:
+				// at the ceiling the place is the creation zxid, and a writer queued
+				// behind the write lock would come first once it is released.
+				failed(new LockAcquisitionException("The read lock of '" + this.downgrade.write().path()
+						+ "' cannot be taken inside its write lock (a downgrade): the queue's sequence numbers "
+						+ "reached their ceiling (2147483647 child changes of its parent), where a downgraded "
+						+ "read node cannot keep the write node's place; release the write lock and take the "
+						+ "read lock anew, or let the parent empty so that ZooKeeper reaps it", null));
+				return;
+			}
 			// A downgrading reader takes its write lock's place in the queue, as
 			// Curator's read lock does: a writer queued behind that write lock waits for
 			// it too.
@@ -425,6 +451,7 @@ final class QueuePosition {
 	private void nodeKnown(Stat stat) {
 		this.czxid = stat.getCzxid();
 		this.session = stat.getEphemeralOwner();
+		this.order.know(this.nodeName, this.czxid);
 		this.state = State.QUEUED;
 		if (this.instanceAtSend != this.clientInstance) {
 			// Curator sent the create again through a new handle (a new session): the
@@ -487,7 +514,27 @@ final class QueuePosition {
 				return;
 			}
 			ForeignNodes.check(this.client.getNamespace(), this.queuePath, children, this.driver);
-			QueueDriver.Verdict verdict = this.driver.decide(children, this.nodeName, this.downgrade != null);
+			this.order.complete(this.client, this.queuePath, children, this.driver.orderedNames(),
+					(orderCode, present) -> ordered(generation, orderCode, present));
+		}
+	}
+
+	/**
+	 * The queue was read, and the creation order of its nodes is known: decide. Called at
+	 * once from {@link #children}, or once the creation zxids of nodes at the ceiling of
+	 * sequence numbers are read.
+	 */
+	private void ordered(int generation, KeeperException.Code code, List<String> children) {
+		synchronized (this.owner) {
+			if (generation != this.generation || this.state != State.QUEUED) {
+				return;
+			}
+			if (code != KeeperException.Code.OK) {
+				problem(code, this.queuePath);
+				return;
+			}
+			QueueDriver.Verdict verdict = this.driver.decide(children, this.order.known(), this.nodeName,
+					this.downgrade != null);
 			if (verdict == null) {
 				// Our node is gone: its session expired, or somebody deleted it.
 				vanishedNode();

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -18,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockReleaseException;
 import io.github.distlock.core.LockState;
 
@@ -73,9 +75,18 @@ final class SessionWatch {
 		this.namespaceReady = namespace == null || namespace.isEmpty();
 	}
 
+	// Guarded by this: whether the listener is registered, and whether the locks were
+	// closed (the listener then goes once no hold follows the session).
+	private boolean listening;
+
+	private boolean closing;
+
 	/** Start following the client's connection state. */
 	void start() {
-		this.client.getConnectionStateListenable().addListener(this.listener);
+		synchronized (this) {
+			this.client.getConnectionStateListenable().addListener(this.listener);
+			this.listening = true;
+		}
 		if (isConnected()) {
 			this.everConnected = true;
 			prepareNamespace();
@@ -83,8 +94,26 @@ final class SessionWatch {
 	}
 
 	/** Stop following the client's connection state. */
-	void stop() {
+	synchronized void stop() {
 		this.client.getConnectionStateListenable().removeListener(this.listener);
+		this.listening = false;
+	}
+
+	/**
+	 * The locks are closed: stop following the connection once no hold follows it. A hold
+	 * still held then keeps following its session (suspended, lost) until its holder
+	 * releases it: the application's shutdown does not make a lock look held after its
+	 * session is gone.
+	 */
+	synchronized void close() {
+		this.closing = true;
+		stopOnceIdle();
+	}
+
+	private synchronized void stopOnceIdle() {
+		if (this.closing && this.listening && this.holds.isEmpty()) {
+			stop();
+		}
 	}
 
 	// Connection state
@@ -135,6 +164,32 @@ final class SessionWatch {
 	/** Whether the client is connected now. */
 	boolean isConnected() {
 		return this.client.getZookeeperClient().isConnected();
+	}
+
+	/**
+	 * Wait for the connection, as Curator's own blocking reads do, for at most the
+	 * client's connection timeout: a read right after the application starts finds the
+	 * client still connecting.
+	 * @throws LockAcquisitionException if the client is not connected by then, or the
+	 * thread is interrupted
+	 */
+	void awaitConnection() {
+		if (isConnected()) {
+			return;
+		}
+		int timeout = this.client.getZookeeperClient().getConnectionTimeoutMs();
+		try {
+			if (this.client.blockUntilConnected(timeout, TimeUnit.MILLISECONDS)) {
+				return;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException(
+					"Interrupted while waiting for ZooKeeper (" + connectString() + ") to connect", ex);
+		}
+		throw new LockAcquisitionException(
+				"ZooKeeper (" + connectString() + ") is not connected (waited " + timeout + " ms)", null);
 	}
 
 	/** Whether the client was connected once, and is not now. */
@@ -228,6 +283,13 @@ final class SessionWatch {
 	/** Start following a new hold's session. */
 	void register(Hold hold) {
 		this.holds.add(hold);
+		synchronized (this) {
+			if (this.closing && !this.listening) {
+				// Granted as the locks closed, after the last hold left.
+				this.client.getConnectionStateListenable().addListener(this.listener);
+				this.listening = true;
+			}
+		}
 		// The session may have expired, or the connection dropped, since the grant.
 		if (!isCurrent(hold)) {
 			lose(hold);
@@ -299,6 +361,7 @@ final class SessionWatch {
 	 */
 	void release(Hold hold) {
 		this.holds.remove(hold);
+		stopOnceIdle();
 		send(() -> sendRelease(hold));
 	}
 

@@ -36,6 +36,12 @@
  * and acquisitions that follow it, releases and deletes that must reach ZooKeeper),
  * {@link io.github.distlock.curator.LocalQueues} and
  * {@link io.github.distlock.curator.QueueInspector}.
+ * <h2>Closing</h2> {@link io.github.distlock.curator.CuratorLocks#close()} ends every
+ * acquisition in flight at once with a {@code LockAcquisitionException} saying the locks
+ * were closed, and refuses later ones the same way. A hold still held is not ended: it
+ * keeps following its session ({@code SessionWatch} keeps its connection listener until
+ * the last hold leaves) and leaves {@code HELD} by the connection-loss policy, until its
+ * holder closes it. The client itself, which the application may own, is not closed.
  * <h2>Leader election</h2> {@link io.github.distlock.curator.CuratorLeadership} (the
  * {@link io.github.distlock.core.Leadership} bean) runs on the same engine: one
  * {@link io.github.distlock.curator.Participant} per group, which waits in a queue
@@ -79,6 +85,14 @@
  * <td>{@code ProtectedRecoveryTests}</td>
  * </tr>
  * <tr>
+ * <td>NEW (downgrade)</td>
+ * <td>the write lock's node is at the ceiling of sequence numbers</td>
+ * <td>ABANDONED, nothing sent; the acquisition fails with a
+ * {@code LockAcquisitionException} (a read node keeping the write node's number would not
+ * keep its place there)</td>
+ * <td>{@code SequenceWrapTests}</td>
+ * </tr>
+ * <tr>
  * <td>CREATING</td>
  * <td>a parent is missing</td>
  * <td>CREATING, parents made first; STALLED for 50 ms if they went missing again</td>
@@ -114,6 +128,14 @@
  * (Curator sent it again in a new session)</td>
  * <td>as "our node is gone"</td>
  * <td>the history checker</td>
+ * </tr>
+ * <tr>
+ * <td>QUEUED</td>
+ * <td>the queue is read and holds nodes at the ceiling of sequence numbers (numbered
+ * {@code 2147483647} or below zero) whose creation zxid is not known</td>
+ * <td>QUEUED; their stats are read (a node gone meanwhile is left out), then the driver
+ * decides, sorting them by creation zxid behind every node below the ceiling</td>
+ * <td>{@code SequenceWrapTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
@@ -167,6 +189,14 @@
  * <td>HOLDS with the write lock's token, if the write lock is still held and the node is
  * of its session; otherwise ABANDONED with a {@code LockLostException}</td>
  * <td>{@code DowngradeSafetyTests}</td>
+ * </tr>
+ * <tr>
+ * <td>STALLED or QUEUED</td>
+ * <td>resumed after Curator replaced the session our node was made in (the server may
+ * still keep that session, and the node with it)</td>
+ * <td>as "our node is gone": the node is deleted and, if the owner allows, made anew in
+ * the new session</td>
+ * <td>{@code LeadershipSessionLossTests}</td>
  * </tr>
  * <tr>
  * <td>STALLED</td>
