@@ -108,8 +108,7 @@ class InventoryAcrossInstancesTests {
 				.withCauseInstanceOf(LockTimeoutException.class);
 			assertThat(acquisition.getOutcome()).isEqualTo(LockAcquisition.Outcome.TIMED_OUT);
 			assertThat(gate.getEntered()).as("purchases that ran").isOne();
-			// The holder's lock was lost with the connection: its purchase is rolled
-			// back.
+			// The holder lost its lock with the connection: its purchase rolls back.
 			gate.open();
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> held.get(10, TimeUnit.SECONDS))
 				.withCauseInstanceOf(LockLostException.class);
