@@ -65,10 +65,10 @@ class InventoryUnderFaultsTests {
 	void purchaseThatLosesItsLockIsRolledBack() throws Exception {
 		Future<InventoryService.Purchase> purchase = this.caller.submit(() -> this.inventory.purchase("paused", 2));
 		// The purchase holds its lock, inventory/paused, and waits inside the method.
-		this.stock.gate.awaitEntered();
+		this.stock.gate().awaitEntered();
 
 		this.zookeeper.expireSession(this.node);
-		this.stock.gate.open();
+		this.stock.gate().open();
 
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(purchase::get)
 			.withCauseInstanceOf(LockLostException.class);
@@ -105,10 +105,15 @@ class InventoryUnderFaultsTests {
 	 */
 	static class PausingStockStore extends StockStore {
 
-		final CallGate gate = new CallGate();
+		private final CallGate gate = new CallGate();
 
 		PausingStockStore(JdbcClient jdbc) {
 			super(jdbc);
+		}
+
+		/** The gate (a method: the test is given a proxy of the store). */
+		CallGate gate() {
+			return this.gate;
 		}
 
 		@Override
