@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The locks the current thread (or another {@link LockScope}) holds, outermost first:
  * what a locked method asks to learn whether its locks still hold, and to read their
@@ -16,8 +19,21 @@ import java.util.stream.Collectors;
  *     store.save(order, LockContext.current().fencingToken());
  * }
  * </pre>
+ *
+ * Outside every lock {@link #assertHeld()} throws {@link NoLockHeldException}. For a unit
+ * test that calls such a method directly, without ZooKeeper, distlock's test kit
+ * ({@code io.github.distlock.test.LockAssertions} in {@code distlock-test}) can make it
+ * pass outside a lock, as ShedLock's {@code LockAssert.TestHelper.makeAllAssertsPass}
+ * does.
  */
 public final class LockContext {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockContext.class);
+
+	/** The only class allowed to flip {@link #assertHeldPasses}. */
+	private static final String TEST_KIT = "io.github.distlock.test.LockAssertions";
+
+	private static volatile boolean assertHeldPasses;
 
 	private final String holder;
 
@@ -61,12 +77,16 @@ public final class LockContext {
 
 	/**
 	 * Check that every lock of the holder is still held.
-	 * @throws LockLostException naming the locks that are not, or saying that none is
-	 * held
+	 * @throws NoLockHeldException if the holder holds no lock at all (unless the test
+	 * kit's test mode is on)
+	 * @throws LockLostException naming the locks that are no longer held
 	 */
 	public void assertHeld() {
 		if (this.locks.isEmpty()) {
-			throw new LockLostException(this.holder + " holds no lock");
+			if (assertHeldPasses) {
+				return;
+			}
+			throw noLock("assertHeld()", "");
 		}
 		List<LockHandle> notHeld = new ArrayList<>();
 		for (LockHandle handle : this.locks) {
@@ -84,11 +104,11 @@ public final class LockContext {
 	/**
 	 * Return the fencing token of the innermost lock.
 	 * @return the token
-	 * @throws LockLostException if the holder holds no lock
+	 * @throws NoLockHeldException if the holder holds no lock
 	 */
 	public long fencingToken() {
 		if (this.locks.isEmpty()) {
-			throw new LockLostException(this.holder + " holds no lock");
+			throw noLock("fencingToken()", "");
 		}
 		return this.locks.get(this.locks.size() - 1).fencingToken();
 	}
@@ -97,7 +117,7 @@ public final class LockContext {
 	 * Return the fencing token of the lock at the given path.
 	 * @param path the lock path
 	 * @return the token
-	 * @throws LockLostException if the holder holds no lock at that path
+	 * @throws NoLockHeldException if the holder holds no lock at that path
 	 */
 	public long fencingToken(LockPath path) {
 		for (int i = this.locks.size() - 1; i >= 0; i--) {
@@ -105,7 +125,58 @@ public final class LockContext {
 				return this.locks.get(i).fencingToken();
 			}
 		}
-		throw new LockLostException(this.holder + " holds no lock at '" + path + "'");
+		throw noLock("fencingToken(" + path + ")", " at '" + path + "'");
+	}
+
+	private NoLockHeldException noLock(String method, String at) {
+		return new NoLockHeldException("No distlock lock" + at + " is held by " + this.holder + ": LockContext."
+				+ method + " was called outside every locked method and open lock handle (not lost: never taken"
+				+ (this.locks.isEmpty() ? ""
+						: " there; it holds " + this.locks.stream()
+							.map((handle) -> "'" + handle.path() + "'")
+							.collect(Collectors.joining(", ")))
+				+ "). Call it inside a method with a lock annotation (invoked through its Spring bean, not from the "
+				+ "same class) or while a LockHandle is open; in a unit test without ZooKeeper, "
+				+ "LockAssertions.makeAllAssertsPass(true) of distlock-test makes assertHeld() pass");
+	}
+
+	/**
+	 * Test-only: let {@link #assertHeld()} pass outside every lock (a lock that is held
+	 * but no longer {@code HELD} still fails it). Callable only by distlock's test kit,
+	 * {@code io.github.distlock.test.LockAssertions}, which tests reach through
+	 * {@code distlock-test} in test scope; any other caller gets an
+	 * {@link IllegalStateException}, so production code cannot switch it by accident. A
+	 * switch is logged as a warning.
+	 */
+	public static final class TestHook {
+
+		private TestHook() {
+		}
+
+		/**
+		 * Switch the test mode on or off.
+		 * @param passes whether {@code assertHeld()} passes outside every lock
+		 * @throws IllegalStateException unless called by distlock's test kit
+		 */
+		public static void assertHeldPasses(boolean passes) {
+			Class<?> caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
+			if (!caller.getName().equals(TEST_KIT)) {
+				throw new IllegalStateException("LockContext's test mode is switched by distlock-test's " + TEST_KIT
+						+ " only, not by " + caller.getName());
+			}
+			if (passes != assertHeldPasses) {
+				logger
+					.warn(passes ? "LockContext.assertHeld() now passes outside every lock (test mode of distlock-test)"
+							: "LockContext.assertHeld() fails outside every lock again");
+			}
+			assertHeldPasses = passes;
+		}
+
+		/** Whether the test mode is on. */
+		public static boolean isAssertHeldPassing() {
+			return assertHeldPasses;
+		}
+
 	}
 
 }

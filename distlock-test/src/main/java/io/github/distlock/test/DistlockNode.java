@@ -38,6 +38,8 @@ public final class DistlockNode implements AutoCloseable {
 
 	private final @Nullable Locks ownLocks;
 
+	private final @Nullable LockRecorder ownRecorder;
+
 	private final List<ConnectionState> states = new ArrayList<>();
 
 	private @Nullable CuratorFramework listenedTo;
@@ -53,15 +55,17 @@ public final class DistlockNode implements AutoCloseable {
 		this.owned = owned;
 		this.ownClient = null;
 		this.ownLocks = null;
+		this.ownRecorder = null;
 	}
 
-	DistlockNode(String name, TcpRelay relay, CuratorFramework client, Locks locks) {
+	DistlockNode(String name, TcpRelay relay, CuratorFramework client, Locks locks, LockRecorder recorder) {
 		this.name = name;
 		this.relay = relay;
 		this.context = null;
 		this.owned = true;
 		this.ownClient = client;
 		this.ownLocks = locks;
+		this.ownRecorder = recorder;
 		listen();
 	}
 
@@ -112,6 +116,29 @@ public final class DistlockNode implements AutoCloseable {
 	/** The node's locks. */
 	public Locks getLocks() {
 		return (this.ownLocks != null) ? this.ownLocks : getBean(Locks.class);
+	}
+
+	/**
+	 * The node's lock history: every acquisition its locks made since the node started
+	 * (or since the recorder was {@link LockRecorder#clear() cleared}), with fencing
+	 * tokens. The same object as {@code getBean(LockRecorder.class)} for an application
+	 * context.
+	 * @return the node's recorder
+	 */
+	public LockRecorder getRecorder() {
+		return (this.ownRecorder != null) ? this.ownRecorder : getBean(LockRecorder.class);
+	}
+
+	/**
+	 * Wait until an acquisition of the given lock is waiting on this node: shorthand for
+	 * {@code getRecorder().awaitWaiting(pathOrTemplate)}.
+	 * @param pathOrTemplate the lock's path or template
+	 * @return the waiting acquisition
+	 * @throws AssertionError if none waits within
+	 * {@link LockRecorder#DEFAULT_AWAIT_TIMEOUT}
+	 */
+	public LockAcquisition awaitWaiting(String pathOrTemplate) {
+		return getRecorder().awaitWaiting(pathOrTemplate);
 	}
 
 	/**

@@ -6,15 +6,43 @@ import java.util.stream.Stream;
 
 /**
  * Nodes started together by {@link TestZooKeeper#startNodes}: several instances of the
- * application under test, each with a ZooKeeper session of its own. Closing them stops
- * every one.
+ * application under test, each with a ZooKeeper session of its own and a
+ * {@link LockRecorder} of its own, which {@link #getRecorder()} merges. Closing them
+ * stops every one.
  */
 public final class DistlockNodes implements Iterable<DistlockNode>, AutoCloseable {
 
 	private final List<DistlockNode> nodes;
 
-	DistlockNodes(List<DistlockNode> nodes) {
+	private final LockRecorder recorder;
+
+	DistlockNodes(List<DistlockNode> nodes, LockRecorder recorder) {
 		this.nodes = List.copyOf(nodes);
+		this.recorder = recorder;
+	}
+
+	/**
+	 * The lock history of every node together: the acquisitions of all of them, in the
+	 * order they started ({@link LockAcquisition#getNode()} tells whose), and
+	 * {@link LockRecorder#getGranted(String)} and
+	 * {@link LockRecorder#getFencingTokens(String)} in the order the lock was granted
+	 * across the nodes. {@link LockRecorder#clear() Clearing} it clears the nodes'
+	 * recorders too.
+	 * @return the merged recorder
+	 */
+	public LockRecorder getRecorder() {
+		return this.recorder;
+	}
+
+	/**
+	 * The acquisitions of one lock that got it, on any of the nodes, in the order they
+	 * got it: shorthand for {@code getRecorder().getGranted(pathOrTemplate)}.
+	 * @param pathOrTemplate the lock's path ({@code inventory/widget}) or template
+	 * ({@code inventory/#{#sku}})
+	 * @return the acquisitions, in order of grant
+	 */
+	public List<LockAcquisition> acquisitions(String pathOrTemplate) {
+		return this.recorder.getGranted(pathOrTemplate);
 	}
 
 	/**

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
@@ -12,7 +11,6 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
 
-import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.relay.TcpRelay;
 
 /**
@@ -51,12 +49,10 @@ final class DistlockZooKeeperContextCustomizer implements ContextCustomizer {
 			.addFirst(new MapPropertySource(PROPERTY_SOURCE_NAME,
 					DistlockZooKeeperProperties.of(relay.getConnectString(), this.sessionTimeout)));
 		DistlockNode node = zooKeeper.contextNode(context, relay);
-		LockRecorder recorder = new LockRecorder();
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 		beanFactory.registerSingleton("distlockTestZooKeeper", zooKeeper);
 		beanFactory.registerSingleton("distlockNode", node);
-		beanFactory.registerSingleton("distlockLockRecorder", recorder);
-		beanFactory.addBeanPostProcessor(new RecorderRegistrar(recorder));
+		RecorderRegistrar.register(context, new LockRecorder(node.getName(), null));
 		context.addApplicationListener((event) -> {
 			if (event instanceof ContextClosedEvent closed && closed.getApplicationContext() == context) {
 				node.markClosed();
@@ -74,19 +70,6 @@ final class DistlockZooKeeperContextCustomizer implements ContextCustomizer {
 	@Override
 	public int hashCode() {
 		return this.sessionTimeout.hashCode();
-	}
-
-	/** Lets the recorder follow the locks of the context's {@link CuratorLocks}. */
-	private record RecorderRegistrar(LockRecorder recorder) implements BeanPostProcessor {
-
-		@Override
-		public Object postProcessAfterInitialization(Object bean, String beanName) {
-			if (bean instanceof CuratorLocks locks) {
-				locks.addEventListener(this.recorder);
-			}
-			return bean;
-		}
-
 	}
 
 }

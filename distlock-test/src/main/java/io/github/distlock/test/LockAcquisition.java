@@ -1,6 +1,7 @@
 package io.github.distlock.test;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -9,8 +10,9 @@ import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 
 /**
- * One acquisition a {@link LockRecorder} recorded: which lock, on which thread, how it
- * ended, how long it waited, with which fencing token, and what became of the lock.
+ * One acquisition a {@link LockRecorder} recorded: which lock, on which node and thread,
+ * how it ended, how long it waited, with which fencing token, and what became of the
+ * lock.
  */
 public final class LockAcquisition implements LockEventListener.AcquisitionListener {
 
@@ -34,6 +36,15 @@ public final class LockAcquisition implements LockEventListener.AcquisitionListe
 
 	}
 
+	/**
+	 * Numbers the grants of the whole JVM, so that acquisitions of several nodes sort.
+	 */
+	private static final AtomicLong grants = new AtomicLong();
+
+	private final LockRecorder recorder;
+
+	private final String node;
+
 	private final LockKind kind;
 
 	private final LockPath path;
@@ -48,13 +59,17 @@ public final class LockAcquisition implements LockEventListener.AcquisitionListe
 
 	private volatile long fencingToken;
 
+	private volatile long grant;
+
 	private volatile @Nullable Throwable error;
 
 	private volatile boolean lost;
 
 	private volatile boolean released;
 
-	LockAcquisition(LockKind kind, LockPath path, String thread, long startNanos) {
+	LockAcquisition(LockRecorder recorder, String node, LockKind kind, LockPath path, String thread, long startNanos) {
+		this.recorder = recorder;
+		this.node = node;
 		this.kind = kind;
 		this.path = path;
 		this.thread = thread;
@@ -64,6 +79,7 @@ public final class LockAcquisition implements LockEventListener.AcquisitionListe
 	@Override
 	public void acquired(long fencingToken) {
 		this.fencingToken = fencingToken;
+		this.grant = grants.incrementAndGet();
 		end(Outcome.ACQUIRED);
 	}
 
@@ -86,21 +102,40 @@ public final class LockAcquisition implements LockEventListener.AcquisitionListe
 	@Override
 	public void lost() {
 		this.lost = true;
+		this.recorder.changed();
 	}
 
 	@Override
 	public void released() {
 		this.released = true;
+		this.recorder.changed();
 	}
 
 	private void end(Outcome outcome) {
 		this.endNanos = System.nanoTime();
 		this.outcome = outcome;
+		this.recorder.changed();
+	}
+
+	/**
+	 * The order in which the acquisitions that got their lock got it, across every node
+	 * of the JVM: 0 for an acquisition that did not.
+	 */
+	long grant() {
+		return this.grant;
 	}
 
 	/** Whether this acquisition was of the given lock path or template. */
 	boolean isOf(String pathOrTemplate) {
 		return this.path.value().equals(pathOrTemplate) || this.path.template().equals(pathOrTemplate);
+	}
+
+	/**
+	 * The name of the node that made the acquisition ({@code node-1}, ...), as
+	 * {@link DistlockNode#getName()} has it.
+	 */
+	public String getNode() {
+		return this.node;
 	}
 
 	/** The kind of lock. */
@@ -155,6 +190,8 @@ public final class LockAcquisition implements LockEventListener.AcquisitionListe
 			.append(' ')
 			.append(this.path.value())
 			.append(" on ")
+			.append(this.node)
+			.append('/')
 			.append(this.thread)
 			.append(": ");
 		switch (this.outcome) {

@@ -1,6 +1,8 @@
 package io.github.distlock.test;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -17,9 +19,17 @@ import io.github.distlock.curator.CuratorLocks;
  * (as {@link LockEventListener} reports them), with its outcome, how long it waited, its
  * fencing token and whether the lock was later lost or released.
  * <p>
- * In a test with {@link AutoConfigureDistlockZooKeeper @AutoConfigureDistlockZooKeeper}
- * it is a bean of the context, cleared before each test; elsewhere,
- * {@link #recording(CuratorLocks)} attaches one to a node's locks.
+ * Every node of the kit has one: in a test with
+ * {@link AutoConfigureDistlockZooKeeper @AutoConfigureDistlockZooKeeper} it is a bean of
+ * the test's context, cleared before each test; each node that
+ * {@link TestZooKeeper#startNodes} starts has one as a bean too
+ * ({@code node.getBean(LockRecorder.class)} or {@link DistlockNode#getRecorder()}), and
+ * {@link DistlockNodes#getRecorder()} merges those of the nodes started together. A
+ * {@link TestZooKeeper#newNode() bare node} has one of its own. Elsewhere,
+ * {@link #recording(CuratorLocks)} attaches one to a {@link CuratorLocks}.
+ * <p>
+ * Waiting on it is event-driven: {@link #awaitWaiting(String)} returns as soon as an
+ * acquisition of the lock waits.
  *
  * <pre class="code">
  * LockAcquisition purchase = recorder.assertRanUnder("inventory/widget", () -&gt; inventory.purchase("widget", 1));
@@ -28,7 +38,38 @@ import io.github.distlock.curator.CuratorLocks;
  */
 public final class LockRecorder implements LockEventListener {
 
+	/** How long the awaits wait unless told otherwise. */
+	public static final Duration DEFAULT_AWAIT_TIMEOUT = Duration.ofSeconds(30);
+
+	private final String node;
+
 	private final List<LockAcquisition> acquisitions = new ArrayList<>();
+
+	/** The merged view this recorder feeds too, or null. */
+	private final @Nullable LockRecorder merged;
+
+	/** For a merged view: the recorders it merges. */
+	private final List<LockRecorder> sources = new ArrayList<>();
+
+	/** A recorder of acquisitions of a node without a name. */
+	public LockRecorder() {
+		this("node", null);
+	}
+
+	LockRecorder(String node, @Nullable LockRecorder merged) {
+		this.node = node;
+		this.merged = merged;
+		if (merged != null) {
+			synchronized (merged.acquisitions) {
+				merged.sources.add(this);
+			}
+		}
+	}
+
+	/** A merged view of the recorders of several nodes, fed by them. */
+	static LockRecorder merged(String name) {
+		return new LockRecorder(name, null);
+	}
 
 	/**
 	 * A recorder following the given locks from now on.
@@ -43,18 +84,104 @@ public final class LockRecorder implements LockEventListener {
 
 	@Override
 	public AcquisitionListener acquiring(LockKind kind, LockPath path) {
-		LockAcquisition acquisition = new LockAcquisition(kind, path, Thread.currentThread().getName(),
+		LockAcquisition acquisition = new LockAcquisition(this, this.node, kind, path, Thread.currentThread().getName(),
 				System.nanoTime());
-		synchronized (this.acquisitions) {
-			this.acquisitions.add(acquisition);
-		}
+		add(acquisition);
 		return acquisition;
 	}
 
-	/** Forget everything recorded so far. */
+	private void add(LockAcquisition acquisition) {
+		synchronized (this.acquisitions) {
+			this.acquisitions.add(acquisition);
+			this.acquisitions.notifyAll();
+		}
+		if (this.merged != null) {
+			this.merged.add(acquisition);
+		}
+	}
+
+	/** An acquisition of this recorder ended, or its lock was lost or released. */
+	void changed() {
+		synchronized (this.acquisitions) {
+			this.acquisitions.notifyAll();
+		}
+		if (this.merged != null) {
+			this.merged.changed();
+		}
+	}
+
+	/**
+	 * Forget everything recorded so far (for a merged view: in the recorders it merges
+	 * too).
+	 */
 	public void clear() {
+		List<LockRecorder> merging;
 		synchronized (this.acquisitions) {
 			this.acquisitions.clear();
+			merging = List.copyOf(this.sources);
+		}
+		merging.forEach(LockRecorder::clear);
+	}
+
+	/**
+	 * Wait until an acquisition of the given lock is waiting for it: it started and has
+	 * neither got the lock nor given up. Event-driven: returns as soon as the acquisition
+	 * starts. Use it to act while a call waits for a lock that another call holds (held,
+	 * for example, inside a {@link CallGate}).
+	 * @param pathOrTemplate the lock's path or template
+	 * @return the waiting acquisition
+	 * @throws AssertionError if none waits within {@link #DEFAULT_AWAIT_TIMEOUT}
+	 */
+	public LockAcquisition awaitWaiting(String pathOrTemplate) {
+		return awaitWaiting(pathOrTemplate, DEFAULT_AWAIT_TIMEOUT);
+	}
+
+	/**
+	 * Wait until an acquisition of the given lock is waiting for it.
+	 * @param pathOrTemplate the lock's path or template
+	 * @param timeout how long to wait at most
+	 * @return the waiting acquisition
+	 * @throws AssertionError if none waits within the timeout
+	 */
+	public LockAcquisition awaitWaiting(String pathOrTemplate, Duration timeout) {
+		return await(pathOrTemplate, LockAcquisition.Outcome.WAITING, "waiting", timeout);
+	}
+
+	/**
+	 * Wait until an acquisition of the given lock has got it (even if it has released it
+	 * since).
+	 * @param pathOrTemplate the lock's path or template
+	 * @return the first acquisition that got it
+	 * @throws AssertionError if none gets it within {@link #DEFAULT_AWAIT_TIMEOUT}
+	 */
+	public LockAcquisition awaitAcquired(String pathOrTemplate) {
+		return await(pathOrTemplate, LockAcquisition.Outcome.ACQUIRED, "acquired", DEFAULT_AWAIT_TIMEOUT);
+	}
+
+	private LockAcquisition await(String pathOrTemplate, LockAcquisition.Outcome outcome, String description,
+			Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		synchronized (this.acquisitions) {
+			while (true) {
+				for (LockAcquisition acquisition : this.acquisitions) {
+					if (acquisition.isOf(pathOrTemplate) && acquisition.getOutcome() == outcome) {
+						return acquisition;
+					}
+				}
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					throw new AssertionError("No acquisition of '" + pathOrTemplate + "' " + description + " within "
+							+ timeout + "; recorded: "
+							+ (this.acquisitions.isEmpty() ? "none" : describe(List.copyOf(this.acquisitions))));
+				}
+				try {
+					this.acquisitions.wait(Math.max(1, left / 1_000_000));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("Interrupted waiting for an acquisition of " + pathOrTemplate, ex);
+				}
+			}
 		}
 	}
 
@@ -75,15 +202,24 @@ public final class LockRecorder implements LockEventListener {
 	}
 
 	/**
+	 * The acquisitions of one lock that got it, in the order they got it (across the
+	 * nodes of a merged view too).
+	 * @param pathOrTemplate the lock's path or template
+	 */
+	public List<LockAcquisition> getGranted(String pathOrTemplate) {
+		return getAcquisitions(pathOrTemplate).stream()
+			.filter((acquisition) -> acquisition.getOutcome() == LockAcquisition.Outcome.ACQUIRED)
+			.sorted(Comparator.comparingLong(LockAcquisition::grant))
+			.toList();
+	}
+
+	/**
 	 * The fencing tokens of the acquisitions of one lock that got it, in the order they
-	 * started.
+	 * got it.
 	 * @param pathOrTemplate the lock's path or template
 	 */
 	public List<Long> getFencingTokens(String pathOrTemplate) {
-		return getAcquisitions(pathOrTemplate).stream()
-			.filter((acquisition) -> acquisition.getOutcome() == LockAcquisition.Outcome.ACQUIRED)
-			.map(LockAcquisition::getFencingToken)
-			.toList();
+		return getGranted(pathOrTemplate).stream().map(LockAcquisition::getFencingToken).toList();
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -130,7 +131,8 @@ public final class TestZooKeeper implements AutoCloseable {
 
 	/**
 	 * Start application contexts of the given application, each a node with its own
-	 * session and relay, and wait until each is connected.
+	 * session, relay and {@link LockRecorder} (a bean of the node), and wait until each
+	 * is connected.
 	 * @param count how many
 	 * @param application builds the application of the node with the given index (from
 	 * 1), such as {@code (index) -> new SpringApplicationBuilder(MyApplication.class)}
@@ -141,17 +143,18 @@ public final class TestZooKeeper implements AutoCloseable {
 	 * @return the started nodes, to close when done (the extension closes them too)
 	 */
 	public DistlockNodes startNodes(int count, IntFunction<SpringApplicationBuilder> application, String... args) {
+		LockRecorder merged = LockRecorder.merged("nodes");
 		List<DistlockNode> started = new ArrayList<>();
 		try {
 			for (int index = 1; index <= count; index++) {
-				started.add(startNode(application.apply(index), args));
+				started.add(startNode(application.apply(index), merged, args));
 			}
 		}
 		catch (RuntimeException ex) {
 			started.forEach(DistlockNode::close);
 			throw ex;
 		}
-		return new DistlockNodes(started);
+		return new DistlockNodes(started, merged);
 	}
 
 	/**
@@ -167,6 +170,24 @@ public final class TestZooKeeper implements AutoCloseable {
 	}
 
 	/**
+	 * Start application contexts of the given application class as nodes, each built
+	 * further by the given function: to give the nodes test doubles, as
+	 * {@code (builder) -> builder.sources(Doubles.class)} (a {@code @TestConfiguration}
+	 * with {@code @Primary} beans) or
+	 * {@code (builder) -> builder.initializers(TestBeans.primary(Clock.class, clock))}
+	 * (an object of the test, shared by every node), or other properties or profiles.
+	 * @param count how many
+	 * @param application the application class
+	 * @param customizer builds on each node's builder, and returns it
+	 * @param args command line arguments of every node
+	 * @return the started nodes
+	 */
+	public DistlockNodes startNodes(int count, Class<?> application, UnaryOperator<SpringApplicationBuilder> customizer,
+			String... args) {
+		return startNodes(count, (index) -> customizer.apply(new SpringApplicationBuilder(application)), args);
+	}
+
+	/**
 	 * Start one application context as a node.
 	 * @param application the application to start
 	 * @param args its command line arguments; the kit adds those that point the node at
@@ -174,6 +195,11 @@ public final class TestZooKeeper implements AutoCloseable {
 	 * @return the node, connected
 	 */
 	public DistlockNode startNode(SpringApplicationBuilder application, String... args) {
+		return startNode(application, null, args);
+	}
+
+	private DistlockNode startNode(SpringApplicationBuilder application, @Nullable LockRecorder merged,
+			String... args) {
 		String name = nextNodeName();
 		TcpRelay relay = new TcpRelay(getPort());
 		ConfigurableApplicationContext context;
@@ -183,6 +209,7 @@ public final class TestZooKeeper implements AutoCloseable {
 			arguments.addAll(List.of(args));
 			arguments.addAll(
 					List.of(DistlockZooKeeperProperties.asArguments(relay.getConnectString(), this.sessionTimeout)));
+			application.initializers(RecorderRegistrar.initializer(new LockRecorder(name, merged)));
 			context = application.run(arguments.toArray(String[]::new));
 		}
 		catch (RuntimeException ex) {
@@ -197,7 +224,8 @@ public final class TestZooKeeper implements AutoCloseable {
 
 	/**
 	 * A node without an application context: a client with a session of its own, and
-	 * distlock's locks on it (default wait time 5 s, application name {@code test}).
+	 * distlock's locks on it (default wait time 5 s, application name {@code test}),
+	 * followed by a {@link DistlockNode#getRecorder() recorder} of its own.
 	 * @param namespace the namespace of the client, as
 	 * {@code distlock.zookeeper.namespace} of the application under test
 	 */
@@ -213,7 +241,9 @@ public final class TestZooKeeper implements AutoCloseable {
 			.build();
 		client.start();
 		CuratorLocks locks = new CuratorLocks(client, Duration.ofSeconds(5), "test");
-		DistlockNode node = new DistlockNode(name, relay, client, locks);
+		LockRecorder recorder = new LockRecorder(name, null);
+		locks.addEventListener(recorder);
+		DistlockNode node = new DistlockNode(name, relay, client, locks, recorder);
 		register(node);
 		awaitConnected(node);
 		return node;

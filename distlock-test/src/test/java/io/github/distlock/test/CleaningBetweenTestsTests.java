@@ -1,6 +1,7 @@
 package io.github.distlock.test;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
@@ -38,8 +39,10 @@ class CleaningBetweenTestsTests {
 		@Order(1)
 		void leaveAMess(TestZooKeeper server) {
 			DistlockNode node = server.newNode();
-			node.getLocks().mutex(LockPath.of("orders", "1")).acquire(Duration.ofSeconds(5));
-			node.getLocks().semaphore(LockPath.of("reports"), 2).acquire(Duration.ofSeconds(5));
+			onAThreadOfItsOwn(() -> {
+				node.getLocks().mutex(LockPath.of("orders", "1")).acquire(Duration.ofSeconds(5));
+				node.getLocks().semaphore(LockPath.of("reports"), 2).acquire(Duration.ofSeconds(5));
+			});
 			cutOff = server.newNode();
 			server.startNodes(1, TicketApplication.class).first().getBean(TicketOffice.class).sell("gala");
 			assertThat(server.getLockPaths()).isNotEmpty();
@@ -80,7 +83,8 @@ class CleaningBetweenTestsTests {
 		@Order(1)
 		void leaveAMess() {
 			this.tickets.sell("gala");
-			this.node.getLocks().mutex(LockPath.of("orders", "1")).acquire(Duration.ofSeconds(5));
+			onAThreadOfItsOwn(
+					() -> this.node.getLocks().mutex(LockPath.of("orders", "1")).acquire(Duration.ofSeconds(5)));
 			this.zookeeper.startNodes(1, TicketApplication.class);
 			assertThat(this.zookeeper.getLockPaths()).isNotEmpty();
 			this.zookeeper.cutOff(this.node);
@@ -127,6 +131,28 @@ class CleaningBetweenTestsTests {
 			assertThat(this.zookeeper.getLockPaths()).isEmpty();
 		}
 
+	}
+
+	/**
+	 * Leave the mess's handles on a thread that ends, not on the test's thread: a handle
+	 * never closed stays in its thread's lock context, where later tests of the JVM would
+	 * find it.
+	 */
+	static void onAThreadOfItsOwn(Runnable mess) {
+		Thread thread = new Thread(mess, "mess");
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		thread.setUncaughtExceptionHandler((t, ex) -> failure.set(ex));
+		thread.start();
+		try {
+			thread.join();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		if (failure.get() != null) {
+			throw new AssertionError("Could not leave the mess", failure.get());
+		}
 	}
 
 }

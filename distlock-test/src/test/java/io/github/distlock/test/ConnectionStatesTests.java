@@ -48,7 +48,7 @@ class ConnectionStatesTests {
 		try (relay) {
 			assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 			CuratorLocks locks = new CuratorLocks(client, Duration.ofSeconds(5), "test");
-			try (DistlockNode node = new DistlockNode("late", relay, client, locks)) {
+			try (DistlockNode node = new DistlockNode("late", relay, client, locks, new LockRecorder())) {
 				assertThat(node.getConnectionStates()).containsExactly(ConnectionState.CONNECTED);
 				int mark = node.stateMark();
 				release.countDown();

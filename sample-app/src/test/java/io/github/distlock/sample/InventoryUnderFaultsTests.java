@@ -1,12 +1,10 @@
 package io.github.distlock.sample;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +20,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.test.AutoConfigureDistlockZooKeeper;
+import io.github.distlock.test.CallGate;
 import io.github.distlock.test.DistlockNode;
 import io.github.distlock.test.LockAcquisition;
 import io.github.distlock.test.LockRecorder;
@@ -66,10 +65,10 @@ class InventoryUnderFaultsTests {
 	void purchaseThatLosesItsLockIsRolledBack() throws Exception {
 		Future<InventoryService.Purchase> purchase = this.caller.submit(() -> this.inventory.purchase("paused", 2));
 		// The purchase holds its lock, inventory/paused, and waits inside the method.
-		this.stock.awaitReader();
+		this.stock.gate().awaitEntered();
 
 		this.zookeeper.expireSession(this.node);
-		this.stock.letReaderGo();
+		this.stock.gate().open();
 
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(purchase::get)
 			.withCauseInstanceOf(LockLostException.class);
@@ -101,39 +100,28 @@ class InventoryUnderFaultsTests {
 	}
 
 	/**
-	 * The stock table, whose reads of the SKU {@code paused} wait until the test lets
-	 * them go: a purchase stops there, inside its lock.
+	 * The stock table, whose reads of the SKU {@code paused} wait at a gate until the
+	 * test opens it: a purchase stops there, inside its lock.
 	 */
 	static class PausingStockStore extends StockStore {
 
-		private final CountDownLatch reading = new CountDownLatch(1);
-
-		private final CountDownLatch proceed = new CountDownLatch(1);
+		private final CallGate gate = new CallGate();
 
 		PausingStockStore(JdbcClient jdbc) {
 			super(jdbc);
 		}
 
+		/** The gate (a method: the test is given a proxy of the store). */
+		CallGate gate() {
+			return this.gate;
+		}
+
 		@Override
 		public int available(String sku) {
-			if (sku.equals("paused") && this.proceed.getCount() > 0) {
-				this.reading.countDown();
-				try {
-					this.proceed.await(10, TimeUnit.SECONDS);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
+			if (sku.equals("paused")) {
+				this.gate.await();
 			}
 			return super.available(sku);
-		}
-
-		void awaitReader() throws InterruptedException {
-			assertThat(this.reading.await(10, TimeUnit.SECONDS)).as("a purchase reading the stock").isTrue();
-		}
-
-		void letReaderGo() {
-			this.proceed.countDown();
 		}
 
 	}

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -13,10 +16,12 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every test that {@code docs/testing.md} shows is a test of this repository, as shown:
- * each Java block with a {@code @Test} is found, line for line (indentation aside, and
- * {@code // ...} standing for lines left out), in one test source of the sample or of the
- * test kit. So each compiles and passes.
+ * Every Java block of {@code docs/testing.md} is the source of a test of this repository,
+ * so each compiles and passes as shown: a block that begins with {@code package} is a
+ * whole test source of the sample or of the test kit, byte for byte; any other block is
+ * an excerpt of one, its lines one after the other (indentation and blank lines aside).
+ * Nothing is left out inside a block ({@code // ...} is refused), and the three tests a
+ * new user writes are on the page as whole classes, imports included.
  */
 class TestingDocsTests {
 
@@ -25,100 +30,89 @@ class TestingDocsTests {
 	private static final String LEFT_OUT = "// ...";
 
 	@Test
-	void everyTestOnThePageIsARealTest() throws IOException {
-		List<List<String>> blocks = javaBlocksWithTests(ROOT.resolve("docs").resolve("testing.md"));
-		assertThat(blocks).as("tests on docs/testing.md").hasSizeGreaterThanOrEqualTo(4);
-		List<Path> sources = testSources();
+	void everyJavaBlockOnThePageIsARealTestSource() throws IOException {
+		List<String> blocks = javaBlocks(ROOT.resolve("docs").resolve("testing.md"));
+		assertThat(blocks).as("Java blocks of docs/testing.md").hasSizeGreaterThanOrEqualTo(6);
+		Map<Path, String> sources = testSources();
 		List<String> missing = new ArrayList<>();
-		for (List<String> block : blocks) {
-			if (sources.stream().noneMatch((source) -> contains(read(source), block))) {
-				missing.add(String.join("\n", block));
+		for (String block : blocks) {
+			assertThat(block).as("a block of docs/testing.md").doesNotContain(LEFT_OUT);
+			if (!isFound(block, sources.values())) {
+				missing.add(block);
 			}
 		}
 		assertThat(missing).as("blocks of docs/testing.md found in no test source").isEmpty();
 	}
 
 	@Test
-	void theCheckNoticesAChangedLine() {
-		List<String> source = List.of("@Test", "void a() {", "run(1);", "}", "", "void b() {", "}");
-		assertThat(contains(source, List.of("@Test", "void a() {", LEFT_OUT, "}"))).isTrue();
-		assertThat(contains(source, List.of("@Test", "void a() {", "run(2);", "}"))).isFalse();
-		assertThat(contains(source, List.of("void b() {", LEFT_OUT, "@Test"))).isFalse();
+	void theThreeTestsOfALockedServiceAreShownWhole() throws IOException {
+		List<String> whole = javaBlocks(ROOT.resolve("docs").resolve("testing.md")).stream()
+			.filter((block) -> block.startsWith("package "))
+			.toList();
+		assertThat(whole).anySatisfy((block) -> assertThat(block).contains("class InventoryAcrossInstancesTests")
+			.contains("void twoInstancesNeverPurchaseTheSameSkuAtOnce(")
+			.contains("void purchaseWhoseSessionExpiresMidCallIsRolledBack(")
+			.contains("void purchaseWaitingWhenZooKeeperStopsGivesUpAtItsDeadlineWithoutRunning("));
+		assertThat(whole).anySatisfy((block) -> assertThat(block).contains("LockAssertions.makeAllAssertsPass(true)"));
 	}
 
-	/** The Java blocks that contain a test, each as its lines without indentation. */
-	private static List<List<String>> javaBlocksWithTests(Path page) throws IOException {
-		List<List<String>> blocks = new ArrayList<>();
-		List<String> block = null;
+	@Test
+	void theCheckNoticesAChangedOrMissingLine() {
+		List<String> source = List.of("package a;\n\n@Test\nvoid a() {\n\trun(1);\n}\n\nvoid b() {\n}\n");
+		assertThat(isFound("@Test\nvoid a() {\n    run(1);\n}", source)).isTrue();
+		assertThat(isFound("@Test\nvoid a() {\nrun(2);\n}", source)).isFalse();
+		assertThat(isFound("@Test\nvoid a() {\n}", source)).isFalse();
+		assertThat(isFound("package a;\n\n@Test\nvoid a() {\n\trun(1);\n}\n\nvoid b() {\n}\n", source)).isTrue();
+		assertThat(isFound("package a;\n\n@Test\nvoid a() {\n\trun(1);\n}\n", source)).isFalse();
+	}
+
+	/** The Java blocks of the page, each as its text with a final line break. */
+	private static List<String> javaBlocks(Path page) throws IOException {
+		List<String> blocks = new ArrayList<>();
+		StringBuilder block = null;
 		for (String line : Files.readAllLines(page)) {
 			if (block == null && line.equals("```java")) {
-				block = new ArrayList<>();
+				block = new StringBuilder();
 			}
 			else if (block != null && line.equals("```")) {
-				if (block.contains("@Test")) {
-					blocks.add(block);
-				}
+				blocks.add(block.toString());
 				block = null;
 			}
-			else if (block != null && !line.isBlank()) {
-				block.add(line.strip());
+			else if (block != null) {
+				block.append(line).append('\n');
 			}
 		}
 		return blocks;
 	}
 
-	private static List<Path> testSources() throws IOException {
-		List<Path> sources = new ArrayList<>();
+	private static Map<Path, String> testSources() throws IOException {
+		Map<Path, String> sources = new TreeMap<>();
 		for (Path tree : List.of(ROOT.resolve("sample-app/src/test/java"),
 				ROOT.resolve("distlock-test/src/test/java"))) {
 			try (Stream<Path> files = Files.walk(tree)) {
-				files.filter((file) -> file.toString().endsWith(".java")).sorted().forEach(sources::add);
+				for (Path file : files.filter((file) -> file.toString().endsWith(".java")).toList()) {
+					sources.put(file, Files.readString(file));
+				}
 			}
 		}
 		return sources;
 	}
 
-	private static List<String> read(Path source) {
-		try {
-			return Files.readAllLines(source).stream().filter((line) -> !line.isBlank()).map(String::strip).toList();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
 	/**
-	 * Whether the source holds the block's parts, in order, each part's lines one after
-	 * the other.
+	 * Whether a source is the block, whole (a block that begins with {@code package}), or
+	 * holds its lines one after the other.
 	 */
-	private static boolean contains(List<String> source, List<String> block) {
-		List<String> lines = source.stream().filter((line) -> !line.isBlank()).toList();
-		int from = 0;
-		for (List<String> part : parts(block)) {
-			int at = Collections.indexOfSubList(lines.subList(from, lines.size()), part);
-			if (at < 0) {
-				return false;
-			}
-			from += at + part.size();
+	private static boolean isFound(String block, Collection<String> sources) {
+		if (block.startsWith("package ")) {
+			return sources.contains(block);
 		}
-		return true;
+		List<String> lines = lines(block);
+		return !lines.isEmpty()
+				&& sources.stream().anyMatch((source) -> Collections.indexOfSubList(lines(source), lines) >= 0);
 	}
 
-	private static List<List<String>> parts(List<String> block) {
-		List<List<String>> parts = new ArrayList<>();
-		List<String> part = new ArrayList<>();
-		for (String line : block) {
-			if (line.equals(LEFT_OUT)) {
-				parts.add(part);
-				part = new ArrayList<>();
-			}
-			else {
-				part.add(line);
-			}
-		}
-		parts.add(part);
-		parts.removeIf(List::isEmpty);
-		return parts;
+	private static List<String> lines(String text) {
+		return text.lines().filter((line) -> !line.isBlank()).map(String::strip).toList();
 	}
 
 }

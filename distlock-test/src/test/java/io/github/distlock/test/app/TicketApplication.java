@@ -19,9 +19,16 @@ public class TicketApplication {
 		return new ConcurrencyProbe("ticket sale");
 	}
 
+	/** Prints nothing; tests give the instances a double. */
 	@Bean
-	TicketOffice ticketOffice(ConcurrencyProbe ticketProbe) {
-		return new TicketOffice(ticketProbe);
+	TicketPrinter ticketPrinter() {
+		return (event) -> {
+		};
+	}
+
+	@Bean
+	TicketOffice ticketOffice(ConcurrencyProbe ticketProbe, TicketPrinter ticketPrinter) {
+		return new TicketOffice(ticketProbe, ticketPrinter);
 	}
 
 }

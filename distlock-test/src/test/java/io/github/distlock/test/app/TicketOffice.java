@@ -16,15 +16,19 @@ public class TicketOffice {
 
 	private final ConcurrencyProbe probe;
 
+	private final TicketPrinter printer;
+
 	private final Map<String, Integer> sold = new ConcurrentHashMap<>();
 
-	public TicketOffice(ConcurrencyProbe probe) {
+	public TicketOffice(ConcurrencyProbe probe, TicketPrinter printer) {
 		this.probe = probe;
+		this.printer = printer;
 	}
 
 	@DistributedLock(value = "events/#{#event}", waitTime = "5s")
 	public long sell(String event) {
 		this.probe.run(() -> this.sold.merge(event, 1, Integer::sum));
+		this.printer.print(event);
 		return LockContext.current().fencingToken();
 	}
 
