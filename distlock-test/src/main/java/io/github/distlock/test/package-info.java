@@ -5,8 +5,8 @@
  * tests), several instances of the application as nodes, faults on demand aimed at one
  * node or all ({@link io.github.distlock.test.TestZooKeeper}), and assertions on locks
  * ({@link io.github.distlock.test.LockRecorder},
- * {@link io.github.distlock.test.ConcurrencyProbe},
- * {@link io.github.distlock.test.FencedStore}).
+ * {@link io.github.distlock.testsupport.ConcurrencyProbe},
+ * {@link io.github.distlock.testsupport.FencedStore}).
  */
 @NullMarked
 package io.github.distlock.test;
