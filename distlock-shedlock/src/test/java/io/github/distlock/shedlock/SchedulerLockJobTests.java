@@ -25,7 +25,7 @@ import io.github.distlock.annotation.OnTimeout;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.shedlock.autoconfigure.DistlockShedLockAutoConfiguration;
-import io.github.distlock.test.ConcurrencyProbe;
+import io.github.distlock.testsupport.ConcurrencyProbe;
 import io.github.distlock.test.DistlockNode;
 import io.github.distlock.test.DistlockZooKeeperExtension;
 

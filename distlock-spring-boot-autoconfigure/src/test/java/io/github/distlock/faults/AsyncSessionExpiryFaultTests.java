@@ -89,7 +89,7 @@ class AsyncSessionExpiryFaultTests {
 	 * Inside the locked work: expire the holder's session, wait until the holder knows,
 	 * let another node take the lock and write with its newer token.
 	 */
-	private static void expireAndLetAnotherNodeWrite(LockContext held, FencedStore store, String key) {
+	private static void expireAndLetAnotherNodeWrite(LockContext held, FencedStore<String, Long> store, String key) {
 		assertThat(held.isHeld()).isTrue();
 		try {
 			// Ended on the server, as a real expiry: the client learns of it at its next
@@ -103,20 +103,20 @@ class AsyncSessionExpiryFaultTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> !held.isHeld());
 		try (LockHandle successor = other.mutex(key).acquire(Duration.ofSeconds(15))) {
 			assertThat(successor.fencingToken()).isGreaterThan(held.fencingToken());
-			store.write(key, successor.fencingToken(), 2, 2);
+			store.writeOrThrow(key, 2L, successor.fencingToken());
 		}
 	}
 
 	@Test
 	void monoWhoseLockIsLostEndsWithLockLostExceptionAndItsStaleWriteIsRejected() {
-		FencedStore store = new FencedStore();
+		FencedStore<String, Long> store = new FencedStore<>();
 		AtomicReference<RuntimeException> staleWrite = new AtomicReference<>();
 		Mono<String> recorded = ledger().record(1, ReactiveLockContext.current().map((held) -> {
-			store.write("ledger/1", held.fencingToken(), 1, 1);
+			store.writeOrThrow("ledger/1", 1L, held.fencingToken());
 			expireAndLetAnotherNodeWrite(held, store, "ledger/1");
 			// The stale holder goes on anyway: the store rejects its token.
 			try {
-				store.write("ledger/1", held.fencingToken(), 3, 1);
+				store.writeOrThrow("ledger/1", 3L, held.fencingToken());
 			}
 			catch (RuntimeException ex) {
 				staleWrite.set(ex);
@@ -130,13 +130,13 @@ class AsyncSessionExpiryFaultTests {
 				.hasMessageContaining("result is discarded"))
 			.verify(Duration.ofSeconds(60));
 		assertThat(staleWrite.get()).isInstanceOf(FencedStore.StaleTokenException.class);
-		assertThat(store.writes("ledger/1")).extracting(FencedStore.Write::value).containsExactly(1L, 2L);
-		assertThat(store.rejected()).isEqualTo(1);
+		assertThat(store.getAcceptedWrites("ledger/1")).extracting(FencedStore.Write::value).containsExactly(1L, 2L);
+		assertThat(store.getRejectedCount()).isEqualTo(1);
 	}
 
 	@Test
 	void fluxWhoseLockIsLostDeliversNoFurtherElementAndEndsWithLockLostException() {
-		FencedStore store = new FencedStore();
+		FencedStore<String, Long> store = new FencedStore<>();
 		Flux<String> steps = ledger().steps(2, (held) -> expireAndLetAnotherNodeWrite(held, store, "ledger/2"));
 		StepVerifier.create(steps)
 			.expectNext("before")
@@ -150,7 +150,7 @@ class AsyncSessionExpiryFaultTests {
 
 	@Test
 	void stageWhoseLockIsLostFailsWithLockLostException() {
-		FencedStore store = new FencedStore();
+		FencedStore<String, Long> store = new FencedStore<>();
 		CompletableFuture<String> computed = ledger().compute(3,
 				(held) -> expireAndLetAnotherNodeWrite(held, store, "ledger/3"));
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> computed.get(60, TimeUnit.SECONDS))
@@ -158,7 +158,7 @@ class AsyncSessionExpiryFaultTests {
 			.isInstanceOf(LockLostException.class)
 			.withMessageContaining("AsyncLedger.compute(long, Consumer)")
 			.withMessageContaining("'ledger/3' is LOST");
-		assertThat(store.writes("ledger/3")).extracting(FencedStore.Write::value).containsExactly(2L);
+		assertThat(store.getAcceptedWrites("ledger/3")).extracting(FencedStore.Write::value).containsExactly(2L);
 	}
 
 	static class AsyncLedger {

@@ -50,6 +50,15 @@ class MutualExclusionCheckerTests {
 
 	private static final Duration RUN_TIME = Duration.ofSeconds(30);
 
+	/** How long the run may go on, past RUN_TIME, until it has seen enough. */
+	private static final Duration MOST_RUN_TIME = Duration.ofMinutes(4);
+
+	/** Sections of each shape a run goes through at least. */
+	private static final int FEWEST_SECTIONS = 50;
+
+	/** Session expirations a run injects at least. */
+	private static final int FEWEST_EXPIRATIONS = 8;
+
 	private static final List<LockShape> SHAPES = List.of(LockShape.MUTEX, LockShape.READ_WRITE, LockShape.SEMAPHORE);
 
 	static {
@@ -63,7 +72,7 @@ class MutualExclusionCheckerTests {
 	void noLockGrantedBeyondItsLimitNoStaleWriteAcceptedNothingLostUnderRandomSessionExpiry() throws Exception {
 		List<CuratorLocks> nodes = List.of(this.zookeeper.newNode(), this.zookeeper.newNode(),
 				this.zookeeper.newNode());
-		FencedStore store = new FencedStore();
+		FencedStore<String, Counted> store = new FencedStore<>();
 		Map<LockShape, SectionProbe> probes = new EnumMap<>(LockShape.class);
 		for (LockShape shape : SHAPES) {
 			probes.put(shape,
@@ -78,7 +87,12 @@ class MutualExclusionCheckerTests {
 		AtomicInteger pausedHolders = new AtomicInteger();
 		AtomicInteger staleAccepted = new AtomicInteger();
 		AtomicBoolean pauseNext = new AtomicBoolean();
-		long end = System.nanoTime() + RUN_TIME.toNanos();
+		long start = System.nanoTime();
+		long end = start + RUN_TIME.toNanos();
+		// The run lasts RUN_TIME, or longer on a machine too loaded to go through
+		// enough sections and faults in that time: it ends on counts, not on a clock.
+		long cap = System.nanoTime() + MOST_RUN_TIME.toNanos();
+		AtomicBoolean running = new AtomicBoolean(true);
 		List<Thread> threads = new ArrayList<>();
 		for (int n = 0; n < nodes.size(); n++) {
 			CuratorLocks node = nodes.get(n);
@@ -87,7 +101,7 @@ class MutualExclusionCheckerTests {
 					int participant = n * 2 + t;
 					SectionProbe probe = probes.get(shape);
 					Thread thread = new Thread(() -> {
-						while (System.nanoTime() < end) {
+						while (running.get()) {
 							try (LockHandle handle = shape.shared(node, path(shape), participant)
 								.acquire(Duration.ofSeconds(2))) {
 								long section = sections.incrementAndGet();
@@ -103,7 +117,7 @@ class MutualExclusionCheckerTests {
 									}
 									String key = path(shape);
 									long token = handle.fencingToken();
-									long seen = store.read(key, token);
+									long seen = store.read(key, token).map(Counted::value).orElse(0L);
 									handle.assertHeld();
 									if (pauseNext.compareAndSet(true, false)) {
 										// A pause (such as a long GC) after the
@@ -116,7 +130,7 @@ class MutualExclusionCheckerTests {
 											.pollInterval(Duration.ofMillis(20))
 											.until(() -> store.highestToken(key) > token);
 									}
-									store.write(key, token, seen + 1, section);
+									store.writeOrThrow(key, new Counted(seen + 1, section), token);
 									completed.add(section);
 									if (!handle.isHeld()) {
 										staleAccepted.incrementAndGet();
@@ -147,7 +161,9 @@ class MutualExclusionCheckerTests {
 		}
 		int expirations = 0;
 		long nextPause = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(1)) {
+		while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(1)
+				|| (System.nanoTime() < cap && !(expirations >= FEWEST_EXPIRATIONS
+						&& SHAPES.stream().allMatch((shape) -> sectionsByShape.get(shape).get() > FEWEST_SECTIONS)))) {
 			long pause = ThreadLocalRandom.current().nextLong(1000, 3000);
 			long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause);
 			await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() >= until);
@@ -161,6 +177,8 @@ class MutualExclusionCheckerTests {
 				expirations++;
 			}
 		}
+		running.set(false);
+		long ranSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
 		for (Thread thread : threads) {
 			thread.join(30_000);
 			assertThat(thread.isAlive()).as("%s finished", thread.getName()).isFalse();
@@ -168,12 +186,12 @@ class MutualExclusionCheckerTests {
 
 		List<Long> accepted = new ArrayList<>();
 		for (LockShape shape : List.of(LockShape.MUTEX, LockShape.READ_WRITE)) {
-			List<FencedStore.Write> writes = store.writes(path(shape));
+			List<FencedStore.Write<String, Counted>> writes = store.getAcceptedWrites(path(shape));
 			// Mutual exclusion: each accepted write saw the one before it.
 			for (int i = 0; i < writes.size(); i++) {
-				assertThat(writes.get(i).value()).as("%s: accepted write #%d", shape, i).isEqualTo(i + 1);
+				assertThat(writes.get(i).value().value()).as("%s: accepted write #%d", shape, i).isEqualTo(i + 1);
 			}
-			writes.forEach((write) -> accepted.add(write.section()));
+			writes.forEach((write) -> accepted.add(write.value().section()));
 		}
 		for (LockShape shape : SHAPES) {
 			SectionProbe probe = probes.get(shape);
@@ -181,16 +199,16 @@ class MutualExclusionCheckerTests {
 			// it holds the lock after the server ended its hold (a late notice, measured
 			// below): the store's fencing is what keeps its writes out.
 			assertThat(probe.doubleGrants()).as("%s granted beyond its limit: %s", shape, probe.details()).isZero();
-			assertThat(sectionsByShape.get(shape).get()).as("%s sections", shape).isGreaterThan(50);
+			assertThat(sectionsByShape.get(shape).get()).as("%s sections", shape).isGreaterThan(FEWEST_SECTIONS);
 		}
 		assertThat(probes.get(LockShape.SEMAPHORE).mostInside()).isEqualTo(LockShape.PERMITS);
 		// Only sections that checked their lock just before writing were accepted, and no
 		// completed section's write is missing.
 		assertThat(accepted).containsExactlyInAnyOrderElementsOf(completed);
 		// A paused holder whose successor already used the store is always turned away.
-		assertThat(store.rejected()).isGreaterThanOrEqualTo(pausedHolders.get());
+		assertThat(store.getRejectedCount()).isGreaterThanOrEqualTo(pausedHolders.get());
 		assertThat(staleAccepted.get()).isZero();
-		assertThat(expirations).isGreaterThanOrEqualTo(8);
+		assertThat(expirations).isGreaterThanOrEqualTo(FEWEST_EXPIRATIONS);
 		// Nothing is left behind: no lock node, no watch.
 		for (LockShape shape : SHAPES) {
 			for (String lockNode : shape.lockNodes(path(shape))) {
@@ -213,15 +231,19 @@ class MutualExclusionCheckerTests {
 				.append(probe.lateNotices())
 				.append(" late notices; ");
 		}
-		System.out.println("[measure] checker over " + RUN_TIME.toSeconds() + " s, 3 nodes x 6 threads: " + report
-				+ expirations + " random session expirations + " + pausedHolders.get() + " paused holders, "
-				+ store.rejected() + " stale fenced operations rejected, " + lostBeforeWrite.get()
+		System.out.println("[measure] checker over " + ranSeconds + " s, 3 nodes x 6 threads: " + report + expirations
+				+ " random session expirations + " + pausedHolders.get() + " paused holders, "
+				+ store.getRejectedCount() + " stale fenced operations rejected, " + lostBeforeWrite.get()
 				+ " sections stopped by assertHeld, " + acquireFailures.get() + " acquisitions timed out or failed, "
 				+ (accepted.size() - completed.size()) + " lost writes, 0 nodes and 0 watches left");
 	}
 
 	private static String path(LockShape shape) {
 		return "checker/" + shape.name().toLowerCase();
+	}
+
+	/** A counter's value, with the critical section that wrote it. */
+	private record Counted(long value, long section) {
 	}
 
 }

@@ -7,6 +7,8 @@ import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.distlock.testsupport.ConcurrencyProbe;
+
 /**
  * Hands objects of a test to the application contexts that
  * {@link TestZooKeeper#startNodes} starts, as beans: a test double (a store that holds

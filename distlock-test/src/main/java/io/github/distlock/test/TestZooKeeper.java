@@ -33,6 +33,7 @@ import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockState;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.relay.TcpRelay;
+import io.github.distlock.testsupport.Faults;
 
 /**
  * A real ZooKeeper server for tests (curator-test's {@link TestingServer}, in the test's
@@ -319,23 +320,8 @@ public final class TestZooKeeper implements AutoCloseable {
 	}
 
 	private void closeSessionOnServer(long session, byte[] password, int timeout) {
-		CountDownLatch connected = new CountDownLatch(1);
 		try {
-			// A second handle attaches to the session and closes it: the server ends the
-			// session as it does when it times out.
-			ZooKeeper intruder = new ZooKeeper(getConnectString(), timeout, (event) -> {
-				if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-					connected.countDown();
-				}
-			}, session, password);
-			try {
-				if (!connected.await(faultTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-					throw new AssertionError("Could not attach to session 0x" + Long.toHexString(session));
-				}
-			}
-			finally {
-				intruder.close();
-			}
+			Faults.endSessionOnServer(getConnectString(), session, password, timeout, faultTimeout());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -8,8 +8,8 @@
  * lock ({@link io.github.distlock.test.CallGate}), assertions on locks
  * ({@link io.github.distlock.test.LockRecorder}, one per node, merged by
  * {@link io.github.distlock.test.DistlockNodes};
- * {@link io.github.distlock.test.ConcurrencyProbe},
- * {@link io.github.distlock.test.FencedStore}), and a test mode for
+ * {@link io.github.distlock.testsupport.ConcurrencyProbe},
+ * {@link io.github.distlock.testsupport.FencedStore}), and a test mode for
  * {@code LockContext.assertHeld()} in plain unit tests
  * ({@link io.github.distlock.test.LockAssertions}).
  */

@@ -14,6 +14,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
 
+import io.github.distlock.testsupport.ConcurrencyProbe;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.test.app.TicketApplication;

@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.distlock.testsupport.FencedStore;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockState;

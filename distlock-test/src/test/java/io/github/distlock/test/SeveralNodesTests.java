@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.distlock.testsupport.ConcurrencyProbe;
 import io.github.distlock.test.app.TicketApplication;
 import io.github.distlock.test.app.TicketOffice;
 

@@ -4,7 +4,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-import io.github.distlock.test.ConcurrencyProbe;
+import io.github.distlock.testsupport.ConcurrencyProbe;
 
 /**
  * A small application for the kit's own tests: tickets sold under a lock per event.

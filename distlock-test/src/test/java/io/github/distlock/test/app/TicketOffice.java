@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.core.LockContext;
-import io.github.distlock.test.ConcurrencyProbe;
+import io.github.distlock.testsupport.ConcurrencyProbe;
 
 /**
  * Sells tickets of an event, one sale at a time per event across every instance.

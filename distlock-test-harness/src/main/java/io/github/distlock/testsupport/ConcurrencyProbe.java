@@ -1,4 +1,4 @@
-package io.github.distlock.test;
+package io.github.distlock.testsupport;
 
 import java.util.ArrayList;
 import java.util.List;

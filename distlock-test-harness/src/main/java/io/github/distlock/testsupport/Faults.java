@@ -79,14 +79,31 @@ public final class Faults {
 	public static long killSession(CuratorFramework client, String connectString) throws Exception {
 		ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
 		long session = zooKeeper.getSessionId();
+		endSessionOnServer(connectString, session, zooKeeper.getSessionPasswd(), zooKeeper.getSessionTimeout(),
+				Duration.ofSeconds(10));
+		return session;
+	}
+
+	/**
+	 * End a session on the server, as the server does when the session times out: a
+	 * second handle attaches to the session and closes it. Returns once the server has
+	 * closed it.
+	 * @param connectString where the server is
+	 * @param session the session's id
+	 * @param password the session's password
+	 * @param sessionTimeoutMs the session's timeout
+	 * @param attachWithin how long attaching to the session may take
+	 */
+	public static void endSessionOnServer(String connectString, long session, byte[] password, int sessionTimeoutMs,
+			Duration attachWithin) throws InterruptedException, java.io.IOException {
 		CountDownLatch connected = new CountDownLatch(1);
-		ZooKeeper intruder = new ZooKeeper(connectString, zooKeeper.getSessionTimeout(), (event) -> {
+		ZooKeeper intruder = new ZooKeeper(connectString, sessionTimeoutMs, (event) -> {
 			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
 				connected.countDown();
 			}
-		}, session, zooKeeper.getSessionPasswd());
+		}, session, password);
 		try {
-			if (!connected.await(10, TimeUnit.SECONDS)) {
+			if (!connected.await(attachWithin.toMillis(), TimeUnit.MILLISECONDS)) {
 				throw new IllegalStateException("Could not attach to session 0x" + Long.toHexString(session));
 			}
 		}
@@ -94,14 +111,14 @@ public final class Faults {
 			// Closing a handle closes its session on the server.
 			intruder.close();
 		}
-		return session;
 	}
 
 	/**
 	 * Run an acquisition that must give up, in the background, and return how long it
-	 * waited when it gave up, in ms, as the engine measured it at that moment (DESIGN §2
-	 * invariant 4 is about the attempt's end, not about when a thread of a loaded machine
-	 * is scheduled again to learn of it); the future fails if the lock was acquired.
+	 * waited when it gave up, in ms, as the engine measured it at that moment (invariant
+	 * 4 of docs/failure-model.md is about the acquisition's end, not about when a thread
+	 * of a loaded machine is scheduled again to learn of it); the future fails if the
+	 * lock was acquired.
 	 * @param acquisition acquires with a wait time, and releases what it acquired
 	 * @param callers where it runs
 	 */

@@ -1,4 +1,4 @@
-package io.github.distlock.test;
+package io.github.distlock.testsupport;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,11 +9,12 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A store that checks fencing tokens, as a resource guarded by distlock's locks should: a
- * write carries the fencing token of the lock its writer holds, and a write whose token
- * is lower than one the store has already accepted for that key is rejected. It stands in
- * for the real resource in a test, to show that a holder that lost its lock (its session
- * expired while it was paused, say) cannot overwrite the work of the next holder.
+ * A store that checks fencing tokens, as a resource guarded by distlock's locks should:
+ * an operation carries the fencing token of the lock its caller holds, the store
+ * remembers the highest token it has accepted per key, and it rejects an operation whose
+ * token is lower. Such an operation comes from a holder that lost its lock without
+ * knowing it (its session expired while it was paused, say) after a newer holder already
+ * used the store. It stands in for the real resource in a test:
  *
  * <pre class="code">
  * FencedStore&lt;String, Integer&gt; stock = new FencedStore&lt;&gt;();
@@ -23,6 +24,10 @@ import org.jspecify.annotations.Nullable;
  * assertThat(stock.write("widget", 10, late)).isFalse();
  * stock.assertLateWritesRejected();
  * </pre>
+ *
+ * {@link #write} answers whether the store took a write; {@link #writeOrThrow} and the
+ * fenced {@link #read(Object, long) read} throw {@link StaleTokenException} instead, for
+ * a caller that must stop there, as a database's constraint would stop it.
  *
  * @param <K> the type of the keys
  * @param <V> the type of the values
@@ -34,6 +39,8 @@ public final class FencedStore<K, V> {
 	private final Map<K, V> values = new HashMap<>();
 
 	private final List<Write<K, V>> writes = new ArrayList<>();
+
+	private int rejectedReads;
 
 	/**
 	 * Write a value under a fencing token.
@@ -54,9 +61,47 @@ public final class FencedStore<K, V> {
 		return accepted;
 	}
 
+	/**
+	 * Write a value under a fencing token, or fail.
+	 * @param key the key
+	 * @param value the value
+	 * @param fencingToken the token of the lock the writer holds
+	 * @throws StaleTokenException if the key has seen a higher token (the write is
+	 * recorded as rejected)
+	 */
+	public synchronized void writeOrThrow(K key, V value, long fencingToken) {
+		if (!write(key, value, fencingToken)) {
+			throw stale(key, fencingToken);
+		}
+	}
+
 	/** The value of a key, as the last accepted write left it. */
 	public synchronized Optional<V> read(K key) {
 		return Optional.ofNullable(this.values.get(key));
+	}
+
+	/**
+	 * Read a key under a fencing token: the token becomes the lowest the key accepts from
+	 * now on, so that a holder that read under a newer token shuts out older holders
+	 * before it writes.
+	 * @param key the key
+	 * @param fencingToken the token of the lock the reader holds
+	 * @return the value, as the last accepted write left it
+	 * @throws StaleTokenException if the key has seen a higher token
+	 */
+	public synchronized Optional<V> read(K key, long fencingToken) {
+		Long highest = this.highestTokens.get(key);
+		if (highest != null && fencingToken < highest) {
+			this.rejectedReads++;
+			throw stale(key, fencingToken);
+		}
+		this.highestTokens.put(key, fencingToken);
+		return read(key);
+	}
+
+	/** The highest token a key has seen, 0 if none. */
+	public synchronized long highestToken(K key) {
+		return this.highestTokens.getOrDefault(key, 0L);
 	}
 
 	/** Every write, in order. */
@@ -64,9 +109,19 @@ public final class FencedStore<K, V> {
 		return List.copyOf(this.writes);
 	}
 
+	/** The writes of a key that the store accepted, in order. */
+	public synchronized List<Write<K, V>> getAcceptedWrites(K key) {
+		return this.writes.stream().filter((write) -> write.accepted() && write.key().equals(key)).toList();
+	}
+
 	/** The writes that were rejected, in order. */
 	public synchronized List<Write<K, V>> getRejectedWrites() {
 		return this.writes.stream().filter((write) -> !write.accepted()).toList();
+	}
+
+	/** How many operations, reads and writes, were rejected for a stale token. */
+	public synchronized int getRejectedCount() {
+		return getRejectedWrites().size() + this.rejectedReads;
 	}
 
 	/**
@@ -80,6 +135,11 @@ public final class FencedStore<K, V> {
 			this.writes.forEach((write) -> report.append("\n  ").append(write));
 			throw new AssertionError(report.toString());
 		}
+	}
+
+	private StaleTokenException stale(K key, long fencingToken) {
+		return new StaleTokenException("Stale fencing token " + fencingToken + " for '" + key + "': the store has seen "
+				+ this.highestTokens.get(key));
 	}
 
 	/**
@@ -101,6 +161,15 @@ public final class FencedStore<K, V> {
 		public String toString() {
 			return (this.accepted ? "accepted " : "REJECTED ") + this.key + " = " + this.value + " with token "
 					+ this.fencingToken + " (highest before: " + this.highestBefore + ") from " + this.thread;
+		}
+
+	}
+
+	/** Thrown for an operation whose token is lower than one the store has seen. */
+	public static final class StaleTokenException extends RuntimeException {
+
+		StaleTokenException(String message) {
+			super(message);
 		}
 
 	}
