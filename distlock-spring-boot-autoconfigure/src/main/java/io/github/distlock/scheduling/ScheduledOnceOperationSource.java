@@ -2,6 +2,7 @@ package io.github.distlock.scheduling;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.Map;
@@ -30,6 +31,7 @@ import org.springframework.util.StringValueResolver;
 
 import io.github.distlock.annotation.ScheduledOnce;
 import io.github.distlock.core.InvalidLockPathException;
+import io.github.distlock.core.JobSchedule;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.ScheduledJob;
@@ -146,7 +148,9 @@ final class ScheduledOnceOperationSource {
 			if (rate != null) {
 				throw new LockConfigurationException(at + ": @Scheduled has both cron and fixedRate; keep one");
 			}
-			job = new ScheduledJob(name, cronSchedule(cron, resolve(schedule.zone()), at));
+			// A disabled cron ("-") never fires, and a call of the method has no slot.
+			job = new ScheduledJob(name, Scheduled.CRON_DISABLED.equals(cron) ? NoSlots.INSTANCE
+					: cronSchedule(cron, resolve(schedule.zone()), at));
 			early = EARLY_FIRING;
 		}
 		else if (rate != null) {
@@ -185,10 +189,6 @@ final class ScheduledOnceOperationSource {
 	}
 
 	private static CronSchedule cronSchedule(String cron, String zone, String at) {
-		if (Scheduled.CRON_DISABLED.equals(cron)) {
-			throw new LockConfigurationException(at + ": @Scheduled(cron = \"-\") never fires; a job that is "
-					+ "switched off this way needs no @ScheduledOnce (or pause it: ScheduledJobs.pause)");
-		}
 		CronExpression expression;
 		try {
 			expression = CronExpression.parse(cron);
@@ -205,6 +205,28 @@ final class ScheduledOnceOperationSource {
 			throw new LockConfigurationException(at + ": @Scheduled(zone = \"" + zone + "\") is not a time zone", ex);
 		}
 		return new CronSchedule(expression, zoneId);
+	}
+
+	/** The schedule of a disabled cron: no slots. */
+	enum NoSlots implements JobSchedule {
+
+		INSTANCE;
+
+		@Override
+		public @Nullable Instant slotAt(Instant time) {
+			return null;
+		}
+
+		@Override
+		public @Nullable Instant slotAfter(Instant slot) {
+			return null;
+		}
+
+		@Override
+		public String description() {
+			return "disabled (cron \"-\")";
+		}
+
 	}
 
 	private @Nullable Duration rate(Scheduled scheduled, String at) {
