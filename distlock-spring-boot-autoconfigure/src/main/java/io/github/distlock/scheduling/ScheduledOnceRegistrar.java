@@ -105,7 +105,9 @@ public final class ScheduledOnceRegistrar implements BeanPostProcessor, Ordered,
 			jobs.register(each.operation().job());
 		}
 		for (Found each : this.found) {
-			if (each.operation().missed() == MissedRuns.RUN_ONCE) {
+			// Only a proxied bean's call claims the slot; an unproxied one would just
+			// run.
+			if (each.operation().missed() == MissedRuns.RUN_ONCE && AopUtils.isAopProxy(each.bean())) {
 				Thread thread = new Thread(() -> catchUp(each), "distlock-catch-up-" + each.operation().job().name());
 				thread.setDaemon(true);
 				thread.start();

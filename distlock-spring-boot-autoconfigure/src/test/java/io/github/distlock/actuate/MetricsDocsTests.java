@@ -133,6 +133,18 @@ class MetricsDocsTests {
 		jobs.fire(job, slot, () -> null);
 		jobs.fire(job, slot, () -> null);
 		jobs.fire(job, slot.plus(3, ChronoUnit.HOURS), () -> null);
+		// A run whose session expires while it runs: interrupted.
+		Locks locks = context.getBean(Locks.class);
+		jobs.fire(job, slot.plus(4, ChronoUnit.HOURS), () -> {
+			Faults.expireSession(context.getBean(CuratorFramework.class));
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> locks.heldLocks()
+					.stream()
+					.noneMatch((held) -> held.path().value().equals("jobs/docs") && held.state() == LockState.HELD));
+			return null;
+		});
+		MeterRegistry registry = context.getBean(MeterRegistry.class);
+		assertThat(registry.get(JobMetrics.RUNS).tags("outcome", "interrupted").timer().count()).isEqualTo(1);
 	}
 
 	private static Map<String, String> registeredMeters(MeterRegistry registry) {

@@ -114,8 +114,7 @@ class ScheduledOnceClusterTests {
 		Map<Instant, List<String>> runs = RunLog.bySlot("report");
 		assertThat(runs.keySet()).containsExactlyElementsOf(slots(first, last));
 		assertThat(runs).allSatisfy((slot, ran) -> assertThat(ran).as("instances that ran %s", slot).hasSize(1));
-		// The late firing belonged to the slot its clock read when it came: stallFrom + 2
-		// s.
+		// The late firing claimed the slot its clock read when it came.
 		assertThat(runs.get(stallFrom.plusSeconds(2))).containsExactly(fast.name());
 		assertThat(runs.get(stallFrom)).doesNotContain(fast.name());
 	}
