@@ -105,8 +105,7 @@ public final class ScheduledOnceRegistrar implements BeanPostProcessor, Ordered,
 			jobs.register(each.operation().job());
 		}
 		for (Found each : this.found) {
-			// Only a proxied bean's call claims the slot; an unproxied one would just
-			// run.
+			// Only a call through the proxy claims its slot.
 			if (each.operation().missed() == MissedRuns.RUN_ONCE && AopUtils.isAopProxy(each.bean())) {
 				Thread thread = new Thread(() -> catchUp(each), "distlock-catch-up-" + each.operation().job().name());
 				thread.setDaemon(true);
