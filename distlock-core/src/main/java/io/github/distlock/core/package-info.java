@@ -2,6 +2,13 @@
  * The programmatic lock API of distlock: {@link io.github.distlock.core.Locks}, the locks
  * it hands out, their handles and the exceptions. Nothing here knows Spring AOP or
  * Curator.
+ * <p>
+ * Jobs that run once per slot: {@link io.github.distlock.core.ScheduledJobs} claims a
+ * <b>slot</b> (a planned firing time of a {@link io.github.distlock.core.JobSchedule})
+ * for a <b>run</b> ({@link io.github.distlock.core.JobRun}, with its
+ * {@link io.github.distlock.core.JobOutcome}); a <b>firing</b>
+ * ({@link io.github.distlock.core.JobFiring}) either runs its slot or is skipped for a
+ * {@link io.github.distlock.core.JobSkip reason}.
  * <h2>One noun per step of a lock's life</h2> The same words are used in the code, the
  * documentation, the endpoint and the metrics:
  * <ul>

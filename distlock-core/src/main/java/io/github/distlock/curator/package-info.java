@@ -222,6 +222,11 @@
  * </table>
  * Transitions no single test can force (they need a session to end between two particular
  * answers) are explored by the seeded, randomized history checker under faults.
+ * <p>
+ * {@link io.github.distlock.curator.CuratorScheduledJobs} keeps the records of jobs that
+ * run once per slot, persistent nodes {@code /jobs/<name>} beside the lock subtrees,
+ * written only with version-checked writes, and runs a job's slot under its mutex
+ * {@code jobs/<name>}.
  */
 @NullMarked
 package io.github.distlock.curator;

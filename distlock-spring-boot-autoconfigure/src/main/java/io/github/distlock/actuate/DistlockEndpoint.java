@@ -14,21 +14,25 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.InvalidLockPathException;
+import io.github.distlock.core.JobRun;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGroup;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockQueue;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.ScheduledJob;
+import io.github.distlock.core.ScheduledJobs;
 import io.github.distlock.core.WaitingAcquisition;
 
 /**
  * The {@code distlock} actuator endpoint: the locks this instance holds and waits for
- * ({@code GET /actuator/distlock}), and, for one lock path, its holders and queue as
- * ZooKeeper sees them, for every kind of lock at that path
+ * ({@code GET /actuator/distlock}) and the jobs it runs once per slot, and, for one lock
+ * path, its holders and queue as ZooKeeper sees them, for every kind of lock at that path
  * ({@code GET /actuator/distlock/orders/42}).
  */
 @Endpoint(id = "distlock")
@@ -37,6 +41,8 @@ public class DistlockEndpoint {
 	private final Locks locks;
 
 	private final @Nullable Leadership leadership;
+
+	private final @Nullable ScheduledJobs jobs;
 
 	/**
 	 * Create the endpoint.
@@ -53,8 +59,21 @@ public class DistlockEndpoint {
 	 * {@code null}
 	 */
 	public DistlockEndpoint(Locks locks, @Nullable Leadership leadership) {
+		this(locks, leadership, null);
+	}
+
+	/**
+	 * Create the endpoint.
+	 * @param locks the locks of this instance, which also read the nodes of a path
+	 * @param leadership the leader election of this instance, whose groups are listed, or
+	 * {@code null}
+	 * @param jobs the jobs that run once per slot, which are listed and can be paused, or
+	 * {@code null}
+	 */
+	public DistlockEndpoint(Locks locks, @Nullable Leadership leadership, @Nullable ScheduledJobs jobs) {
 		this.locks = locks;
 		this.leadership = leadership;
+		this.jobs = jobs;
 	}
 
 	/**
@@ -73,7 +92,36 @@ public class DistlockEndpoint {
 			.sorted(Comparator.comparing(WaitingAcquisition::since))
 			.map(WaitingAcquisitionDescriptor::of)
 			.toList();
-		return new LocksDescriptor(held, waiting, groups());
+		return new LocksDescriptor(held, waiting, groups(), jobs());
+	}
+
+	private List<JobDescriptor> jobs() {
+		ScheduledJobs jobs = this.jobs;
+		return (jobs != null) ? jobs.jobs().stream().map((job) -> JobDescriptor.of(jobs, job)).toList() : List.of();
+	}
+
+	/**
+	 * Pause or resume a job that runs once per slot, on every instance ({@code POST
+	 * /actuator/distlock/{job}} with {@code {"paused": true}}).
+	 * @param job the job's name
+	 * @param paused whether its firings skip from now on
+	 * @return the job, or {@code null} (404) if this instance has no such job
+	 */
+	@WriteOperation
+	public @Nullable JobDescriptor job(@Selector String job, boolean paused) {
+		ScheduledJobs jobs = this.jobs;
+		ScheduledJob found = (jobs != null)
+				? jobs.jobs().stream().filter((each) -> each.name().equals(job)).findFirst().orElse(null) : null;
+		if (jobs == null || found == null) {
+			return null;
+		}
+		if (paused) {
+			jobs.pause(job);
+		}
+		else {
+			jobs.resume(job);
+		}
+		return JobDescriptor.of(jobs, found);
 	}
 
 	private List<GroupDescriptor> groups() {
@@ -125,9 +173,58 @@ public class DistlockEndpoint {
 	 * @param held the held locks, oldest first
 	 * @param waiting the acquisitions waiting for their lock, oldest first
 	 * @param groups the leader elections this instance takes part in, by group name
+	 * @param jobs the jobs this instance runs once per slot, by name
 	 */
 	public record LocksDescriptor(List<HeldLockDescriptor> held, List<WaitingAcquisitionDescriptor> waiting,
-			List<GroupDescriptor> groups) implements OperationResponseBody {
+			List<GroupDescriptor> groups, List<JobDescriptor> jobs) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One job that runs once per slot, as its record in ZooKeeper has it.
+	 *
+	 * @param name the job's name
+	 * @param schedule its schedule
+	 * @param paused whether it is paused cluster-wide
+	 * @param lastSlot the latest slot claimed, or {@code null}
+	 * @param lastRun the run of that slot, or {@code null}
+	 * @param error why the record could not be read, or {@code null}
+	 */
+	public record JobDescriptor(String name, String schedule, boolean paused, @Nullable Instant lastSlot,
+			@Nullable JobRunDescriptor lastRun, @Nullable String error) implements OperationResponseBody {
+
+		static JobDescriptor of(ScheduledJobs jobs, ScheduledJob job) {
+			String schedule = job.schedule().description();
+			try {
+				JobRun run = jobs.lastRun(job.name()).orElse(null);
+				return new JobDescriptor(job.name(), schedule, jobs.isPaused(job.name()),
+						(run != null) ? run.slot() : null, (run != null) ? JobRunDescriptor.of(run) : null, null);
+			}
+			catch (RuntimeException ex) {
+				return new JobDescriptor(job.name(), schedule, false, null, null, ex.getMessage());
+			}
+		}
+
+	}
+
+	/**
+	 * One run of a job.
+	 *
+	 * @param slot the slot it claimed
+	 * @param node the instance that ran it
+	 * @param startedAt when it started
+	 * @param endedAt when it ended, or {@code null} while it runs
+	 * @param outcome {@code RUNNING}, {@code SUCCEEDED}, {@code FAILED} or
+	 * {@code INTERRUPTED}
+	 * @param fencingToken the fencing token of the job's lock it ran under
+	 */
+	public record JobRunDescriptor(Instant slot, String node, Instant startedAt, @Nullable Instant endedAt,
+			String outcome, long fencingToken) {
+
+		static JobRunDescriptor of(JobRun run) {
+			return new JobRunDescriptor(run.slot(), run.node(), run.startedAt(), run.endedAt(), run.outcome().name(),
+					run.fencingToken());
+		}
 
 	}
 

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -29,8 +31,11 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.JobSchedule;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.ScheduledJob;
+import io.github.distlock.curator.CuratorScheduledJobs;
 import io.github.distlock.testsupport.DistlockContextRunners;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
@@ -98,6 +103,48 @@ class MetricsDocsTests {
 			.until(() -> registry.find("distlock.lock.lost").counter() != null
 					&& registry.find("distlock.lost").tags("name", "docs/lost").counter().count() == 1);
 		lost.close();
+		exerciseAJob(context);
+	}
+
+	/** Run a job once per slot, skip a firing and miss slots, so the job meters exist. */
+	private static void exerciseAJob(ConfigurableApplicationContext context) throws Exception {
+		CuratorScheduledJobs jobs = context.getBean(CuratorScheduledJobs.class);
+		ScheduledJob job = new ScheduledJob("docs", new JobSchedule() {
+
+			@Override
+			public Instant slotAt(Instant time) {
+				return time.truncatedTo(ChronoUnit.HOURS);
+			}
+
+			@Override
+			public Instant slotAfter(Instant slot) {
+				return slot.plus(1, ChronoUnit.HOURS);
+			}
+
+			@Override
+			public String description() {
+				return "hourly";
+			}
+
+		});
+		jobs.register(job);
+		context.getBean(JobMetrics.class).bindJobs();
+		Instant slot = Instant.parse("2030-01-01T00:00:00Z");
+		jobs.fire(job, slot, () -> null);
+		jobs.fire(job, slot, () -> null);
+		jobs.fire(job, slot.plus(3, ChronoUnit.HOURS), () -> null);
+		// A run whose session expires while it runs: interrupted.
+		Locks locks = context.getBean(Locks.class);
+		jobs.fire(job, slot.plus(4, ChronoUnit.HOURS), () -> {
+			Faults.expireSession(context.getBean(CuratorFramework.class));
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> locks.heldLocks()
+					.stream()
+					.noneMatch((held) -> held.path().value().equals("jobs/docs") && held.state() == LockState.HELD));
+			return null;
+		});
+		MeterRegistry registry = context.getBean(MeterRegistry.class);
+		assertThat(registry.get(JobMetrics.RUNS).tags("outcome", "interrupted").timer().count()).isEqualTo(1);
 	}
 
 	private static Map<String, String> registeredMeters(MeterRegistry registry) {

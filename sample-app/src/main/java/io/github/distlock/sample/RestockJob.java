@@ -1,7 +1,6 @@
 package io.github.distlock.sample;
 
 import java.sql.Timestamp;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,21 +13,18 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-import io.github.distlock.annotation.DistributedLock;
-import io.github.distlock.annotation.OnTimeout;
+import io.github.distlock.annotation.ScheduledOnce;
+import io.github.distlock.core.JobRun;
 
 /**
- * Refills SKUs that run low, once per period across all instances of the shop, as
- * docs/scheduled-jobs.md describes.
+ * Refills SKUs that run low, once per slot of its schedule across all instances of the
+ * shop, as docs/scheduled-jobs.md describes.
  * <p>
- * Every instance fires at the same moment (cron). The lock is tried once
- * ({@code waitTime = "0"}): the instance that gets it runs the period, the others skip at
- * once ({@code onTimeout = SKIP}). {@code holdAtLeast} keeps the lock for
- * {@code shop.restock.hold-at-least} after it was taken, also when the run took 100 ms,
- * so an instance whose schedule fires a little later still finds it taken and skips. Each
- * run is recorded in {@code restock_runs} with its period, and checked under the lock: an
- * instance that fires later than {@code holdAtLeast} (a long GC pause, a clock that
- * jumped) skips a period that already ran instead of running it twice.
+ * Every instance fires at the same moment (cron). {@code @ScheduledOnce} claims the slot
+ * in ZooKeeper under the job's lock: the instance whose firing claims it runs, the others
+ * skip, also an instance whose clock is off or whose scheduler fires late (a long GC
+ * pause, a clock that jumped). Each run is logged in {@code restock_runs} for
+ * {@code GET /api/restock/runs}; that log decides nothing.
  */
 @Component
 public class RestockJob {
@@ -43,28 +39,21 @@ public class RestockJob {
 
 	private final ShopProperties properties;
 
-	private final Clock clock;
-
 	public RestockJob(InventoryService inventory, StockStore stock, JdbcClient jdbc, ShopProperties properties) {
 		this.inventory = inventory;
 		this.stock = stock;
 		this.jdbc = jdbc;
 		this.properties = properties;
-		this.clock = Clock.systemUTC();
 	}
 
 	/**
-	 * Run the job for the current period, unless it already ran.
+	 * Run the job for the current slot, on one instance.
 	 */
-	@Scheduled(cron = "${shop.restock.cron:0 * * * * *}")
-	@DistributedLock(value = "jobs/restock", waitTime = "0", onTimeout = OnTimeout.SKIP,
-			holdAtLeast = "${shop.restock.hold-at-least:30s}")
+	@Scheduled(cron = "${shop.restock.cron:0 * * * * *}", zone = "UTC")
+	@ScheduledOnce("restock")
 	public void restock() {
-		Instant now = this.clock.instant();
-		long period = now.toEpochMilli() / this.properties.restock().period().toMillis();
-		if (ranIn(period)) {
-			return;
-		}
+		JobRun run = JobRun.current().orElseThrow();
+		long period = run.slot().toEpochMilli() / this.properties.restock().period().toMillis();
 		Duration workTime = this.properties.restock().workTime();
 		if (!workTime.isZero()) {
 			LockSupport.parkNanos(workTime.toNanos());
@@ -74,10 +63,10 @@ public class RestockJob {
 			refilled += this.inventory.refill(sku, this.properties.restock().upTo());
 		}
 		this.jdbc.sql("insert into restock_runs (period, instance_id, started_at, refilled) values (?, ?, ?, ?)")
-			.params(period, this.properties.instanceId(), Timestamp.from(now), refilled)
+			.params(period, this.properties.instanceId(), Timestamp.from(run.startedAt()), refilled)
 			.update();
 		if (refilled > 0) {
-			logger.info("Restock of period " + period + ": " + refilled + " items refilled");
+			logger.info("Restock of slot " + run.slot() + ": " + refilled + " items refilled");
 		}
 	}
 
@@ -95,17 +84,10 @@ public class RestockJob {
 			.list();
 	}
 
-	private boolean ranIn(long period) {
-		return this.jdbc.sql("select count(*) from restock_runs where period = ?")
-			.param(period)
-			.query(Integer.class)
-			.single() > 0;
-	}
-
 	/**
 	 * One run of the job.
 	 *
-	 * @param period the period, {@code epochMillis / shop.restock.period}
+	 * @param period the period, {@code slotEpochMillis / shop.restock.period}
 	 * @param instanceId the instance that ran it
 	 * @param startedAt when it started
 	 * @param refilled how many items it added

@@ -39,21 +39,17 @@ public record ShopProperties(@Nullable String instanceId, Map<String, Integer> i
 	 *
 	 * @param cron when the job fires on every instance (all instances fire at the same
 	 * moment, the worst case for a "once per period" job)
-	 * @param period the period a run covers; runs are keyed by
-	 * {@code epochMillis / period}, so it should match the cron expression
+	 * @param period the period a run covers; the runs listed by {@code /api/restock/runs}
+	 * are keyed by {@code slotEpochMillis / period}, so it should match the cron
+	 * expression
 	 * @param below SKUs with fewer items than this are refilled
 	 * @param upTo how many items a refilled SKU has afterwards
 	 * @param workTime how long a run takes beyond its SQL (it stands for calling the
 	 * supplier): the window in which an unlocked second instance would run the same
 	 * period
-	 * @param holdAtLeast how long the job's lock is kept from its acquisition, also after
-	 * a shorter run, so that an instance firing a little later skips the period; longer
-	 * than the spread of the instances' firing times, shorter than the period (read by
-	 * {@link RestockJob}'s annotation)
 	 */
 	public record Restock(@DefaultValue("0 * * * * *") String cron, @DefaultValue("1m") Duration period,
-			@DefaultValue("3") int below, @DefaultValue("10") int upTo, @DefaultValue("100ms") Duration workTime,
-			@DefaultValue("30s") Duration holdAtLeast) {
+			@DefaultValue("3") int below, @DefaultValue("10") int upTo, @DefaultValue("100ms") Duration workTime) {
 
 	}
 

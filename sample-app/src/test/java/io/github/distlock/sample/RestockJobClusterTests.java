@@ -40,8 +40,7 @@ class RestockJobClusterTests {
 				// one in-memory database shared by both instances of this JVM
 				"--spring.datasource.url=jdbc:h2:mem:restock-cluster;DB_CLOSE_DELAY=-1",
 				// every second on both, 300 ms each: unlocked, both run most periods
-				"--shop.restock.cron=* * * * * *", "--shop.restock.period=1s", "--shop.restock.work-time=300ms",
-				"--shop.restock.hold-at-least=800ms")) {
+				"--shop.restock.cron=* * * * * *", "--shop.restock.period=1s", "--shop.restock.work-time=300ms")) {
 			JdbcClient jdbc = shop.first().getBean(JdbcClient.class);
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> jdbc.sql("select count(distinct period) from restock_runs")

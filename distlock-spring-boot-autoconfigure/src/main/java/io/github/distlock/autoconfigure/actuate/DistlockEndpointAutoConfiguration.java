@@ -16,6 +16,7 @@ import io.github.distlock.actuate.DistlockEndpointWebExtension;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.ScheduledJobs;
 
 /**
  * {@link AutoConfiguration Auto-configuration} of the {@code distlock} actuator endpoint,
@@ -30,8 +31,9 @@ public final class DistlockEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DistlockEndpoint distlockEndpoint(Locks locks, ObjectProvider<Leadership> leadership) {
-		return new DistlockEndpoint(locks, leadership.getIfAvailable());
+	DistlockEndpoint distlockEndpoint(Locks locks, ObjectProvider<Leadership> leadership,
+			ObjectProvider<ScheduledJobs> jobs) {
+		return new DistlockEndpoint(locks, leadership.getIfAvailable(), jobs.getIfAvailable());
 	}
 
 	@Bean

@@ -14,21 +14,25 @@ import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 
+import io.github.distlock.actuate.JobMetrics;
 import io.github.distlock.actuate.LeadershipMetrics;
 import io.github.distlock.actuate.LockMetrics;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.autoconfigure.leadership.DistlockLeadershipAutoConfiguration;
+import io.github.distlock.autoconfigure.scheduling.DistlockSchedulingAutoConfiguration;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.curator.CuratorScheduledJobs;
 
 /**
  * {@link AutoConfiguration Auto-configuration} of distlock's Micrometer metrics
  * ({@code distlock.acquire}, {@code distlock.hold}, {@code distlock.active},
- * {@code distlock.lost}), when a {@link MeterRegistry} is present.
+ * {@code distlock.lost}, and the {@code distlock.job.*} meters of scheduled jobs), when a
+ * {@link MeterRegistry} is present.
  */
 @AutoConfiguration(after = { DistlockAutoConfiguration.class, DistlockLeadershipAutoConfiguration.class,
-		MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-		SimpleMetricsExportAutoConfiguration.class })
+		DistlockSchedulingAutoConfiguration.class, MetricsAutoConfiguration.class,
+		CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class })
 @ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class, CuratorFramework.class })
 @ConditionalOnBean({ MeterRegistry.class, CuratorLocks.class })
 public final class DistlockMetricsAutoConfiguration {
@@ -55,6 +59,22 @@ public final class DistlockMetricsAutoConfiguration {
 	ApplicationListener<ApplicationStartedEvent> distlockLeadershipGauges(LeadershipMetrics metrics) {
 		// The groups are joined once the context has started.
 		return (event) -> metrics.bindGroups();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(CuratorScheduledJobs.class)
+	JobMetrics distlockJobMetrics(MeterRegistry meterRegistry, CuratorScheduledJobs jobs) {
+		JobMetrics metrics = new JobMetrics(meterRegistry, jobs);
+		jobs.addListener(metrics);
+		return metrics;
+	}
+
+	@Bean
+	@ConditionalOnBean(JobMetrics.class)
+	ApplicationListener<ApplicationStartedEvent> distlockJobGauges(JobMetrics metrics) {
+		// The jobs are registered once the context is refreshed.
+		return (event) -> metrics.bindJobs();
 	}
 
 }

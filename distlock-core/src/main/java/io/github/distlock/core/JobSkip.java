@@ -1,0 +1,29 @@
+package io.github.distlock.core;
+
+/**
+ * Why a firing of a scheduled job did not run it.
+ */
+public enum JobSkip {
+
+	/** Another run claimed the slot already, or a later one. */
+	SLOT_TAKEN,
+
+	/** The job is paused cluster-wide. */
+	PAUSED,
+
+	/**
+	 * The job's lock is held: a run of the job is still going on elsewhere (a run never
+	 * overlaps another), or another instance is claiming this very slot.
+	 */
+	LOCKED,
+
+	/** The schedule has no slot at or before the firing's time. */
+	NO_SLOT,
+
+	/**
+	 * A catch-up at start found no slot to catch up: none was missed, the job never ran,
+	 * or the latest missed slot is older than the catch-up window.
+	 */
+	NOTHING_MISSED
+
+}

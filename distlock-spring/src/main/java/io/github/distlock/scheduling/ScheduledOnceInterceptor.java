@@ -1,0 +1,87 @@
+package io.github.distlock.scheduling;
+
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+
+import io.github.distlock.core.JobFiring;
+import io.github.distlock.core.ScheduledJobs;
+
+/**
+ * Fires a {@code @ScheduledOnce} method's job through {@link ScheduledJobs}: the call
+ * runs the method only if it claims its slot. The firing's time is the clock's when the
+ * call starts. Returns the method's result when it ran, {@code null} when it skipped.
+ */
+final class ScheduledOnceInterceptor implements MethodInterceptor {
+
+	/** Set on the thread of a catch-up run at start. */
+	private static final ThreadLocal<@Nullable Boolean> catchingUp = new ThreadLocal<>();
+
+	private final ScheduledOnceOperationSource source;
+
+	private final Supplier<ScheduledJobs> jobs;
+
+	private final Supplier<Clock> clock;
+
+	ScheduledOnceInterceptor(ScheduledOnceOperationSource source, Supplier<ScheduledJobs> jobs, Supplier<Clock> clock) {
+		this.source = source;
+		this.jobs = jobs;
+		this.clock = clock;
+	}
+
+	/**
+	 * Run the action, whose call of a {@code @ScheduledOnce} method catches up on a
+	 * missed slot instead of firing.
+	 */
+	static void catchUp(Runnable action) {
+		catchingUp.set(Boolean.TRUE);
+		try {
+			action.run();
+		}
+		finally {
+			catchingUp.remove();
+		}
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		ScheduledOnceOperation operation = this.source.getOperation(invocation.getMethod(),
+				(target != null) ? AopUtils.getTargetClass(target) : null);
+		if (operation == null) {
+			return invocation.proceed();
+		}
+		Object[] result = new Object[1];
+		Callable<?> body = () -> {
+			result[0] = proceed(invocation);
+			return null;
+		};
+		Instant now = this.clock.get().instant().plus(operation.earlyFiring());
+		ScheduledJobs jobs = this.jobs.get();
+		JobFiring firing = (catchingUp.get() != null)
+				? jobs.catchUp(operation.job(), now, operation.catchUpWithin(), body)
+				: jobs.fire(operation.job(), now, body);
+		return firing.ran() ? result[0] : null;
+	}
+
+	private static @Nullable Object proceed(MethodInvocation invocation) throws Exception {
+		try {
+			return invocation.proceed();
+		}
+		catch (Exception | Error ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			throw new UndeclaredThrowableException(ex);
+		}
+	}
+
+}
