@@ -173,7 +173,8 @@ final class CuratorLock implements ClusterLock {
 	 * The write lock the scope holds at this path, if it does: its reader enters that
 	 * hold (a downgrade), held at once, sorted at the write lock's place and carrying its
 	 * token. A write lock that is not held any more is not entered: its read lock would
-	 * be handed out beside the writer that took over (DESIGN §2, invariant 3).
+	 * be handed out beside the writer that took over (invariant 3,
+	 * docs/failure-model.md).
 	 */
 	private QueuePosition.@Nullable Downgrade downgrade(LockScope scope) {
 		LockHandle write = scope.holdOf(this.locks, LockKind.WRITE, this.path);

@@ -164,7 +164,8 @@ final class Hold implements LockHandle {
 	/**
 	 * The session that owns the node ended. The hold passes its local turn on at once:
 	 * other clients may take the lock now, and so may the next waiter of this client,
-	 * whether or not this hold's holder closes it soon (DESIGN §2, invariant 5).
+	 * whether or not this hold's holder closes it soon (invariant 5,
+	 * docs/failure-model.md).
 	 * @return whether the hold became lost now and its holder has it
 	 */
 	boolean lost() {

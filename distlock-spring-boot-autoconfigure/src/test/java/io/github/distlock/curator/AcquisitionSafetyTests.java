@@ -48,8 +48,7 @@ import static org.awaitility.Awaitility.await;
  * behind, overrun its deadline, fail a try while capacity is free, hand out a lost lock,
  * leave traces of a closed handle, report one loss twice, swallow an interrupt, escape
  * the exception contract, or release a reentrant lock's place early. Each test ends one
- * defect of the engine that steered Curator's blocking recipes by interrupts (issue 12,
- * defects 1 to 9).
+ * defect of the engine that steered Curator's blocking recipes by interrupts.
  */
 class AcquisitionSafetyTests {
 

@@ -24,8 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Completions that block (code an application chained to an acquisition) hold up their
  * own thread only: later grants are still delivered, and a blocking executor of the
- * application holds up neither ZooKeeper's event thread nor the deadline timer (issue 18,
- * item 2).
+ * application holds up neither ZooKeeper's event thread nor the deadline timer.
  */
 class BlockingCompletionsTests {
 

@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A writer that takes the read side of its own lock (a downgrade) enters the hold of its
  * write lock: it exists only while that hold is held, and carries its fencing token
- * (DESIGN §2 invariant 1, §5).
+ * (invariants 1 and 2, docs/failure-model.md).
  */
 class DowngradeSafetyTests {
 

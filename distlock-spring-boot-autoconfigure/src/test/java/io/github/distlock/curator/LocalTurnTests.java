@@ -23,11 +23,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The turn of a client's local queue of an exclusive lock passes on whatever becomes of
- * its holder: over thousands of attempts that ended meanwhile without a deep recursion
- * (issue 18, item 3), and at once when the hold is lost, so that a waiter of the same
- * client is not kept behind a holder that does not close its lost handle (item 11, DESIGN
- * §2 invariant 5). A hold that lost its turn does not pass it on a second time when it is
- * closed.
+ * its holder: over thousands of attempts that ended meanwhile without a deep recursion,
+ * and at once when the hold is lost, so that a waiter of the same client is not kept
+ * behind a holder that does not close its lost handle (invariant 5,
+ * docs/failure-model.md). A hold that lost its turn does not pass it on a second time
+ * when it is closed.
  */
 class LocalTurnTests {
 

@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * What {@link CuratorLocks#inspect(LockPath)} (the endpoint's per-path view) says about a
  * lock's nodes: the protocols decide who holds and who waits, for distlock's nodes and
- * raw Curator's alike (issue 12, defect 10: every lease node was shown as a holder).
+ * raw Curator's alike (every lease node was once shown as a holder).
  */
 class LockInspectionTests {
 

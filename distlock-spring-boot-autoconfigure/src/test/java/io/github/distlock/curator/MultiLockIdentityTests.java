@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A multi-lock takes each lock once, whatever kinds it was asked with, and a cancellation
- * is never lost between two of its steps (issue 18, item 8).
+ * is never lost between two of its steps.
  */
 class MultiLockIdentityTests {
 

@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A lock path that is also the parent of another lock path of the same kind (built in
  * code, where the startup check cannot see it) puts the inner lock's parent node into the
- * outer lock's queue (issue 18, item 10). distlock leaves that child out of the queue and
- * says so once; Apache Curator's {@code InterProcessMutex} sorts it among the lock nodes
- * and waits on it, which is why the annotations refuse nesting paths.
+ * outer lock's queue. distlock leaves that child out of the queue and says so once;
+ * Apache Curator's {@code InterProcessMutex} sorts it among the lock nodes and waits on
+ * it, which is why the annotations refuse nesting paths.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class NestedPathsTests {

@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * protected-mode recovery, which finds the node but not its stat. The node's creating
  * zxid (the fencing token) is read before the node may hold, also when the pipelined read
  * of the queue failed before the recovery answered and the connection's return is
- * reported after it (issue 18, item 1: the token was 0 then).
+ * reported after it (the token was 0 then).
  */
 class ProtectedRecoveryTests {
 

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * When ZooKeeper refuses to create a lock's parent (the client may read the namespace but
  * not create in it), the acquisition fails at once with ZooKeeper's answer, naming the
  * refused node once, instead of making the parents again every 50 ms until its deadline
- * and reporting that ZooKeeper did not answer (issue 18, item 6).
+ * and reporting that ZooKeeper did not answer.
  */
 class RefusedParentsTests {
 

@@ -23,9 +23,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A multi-lock holds its first lock and waits for the next when its session ends: the
- * first lock is lost, and the set is never handed out with it (DESIGN §2 invariant 3),
- * even though the wait for the next lock goes on in the new session and succeeds. Found
- * by the history checker (seed 42, a 5-minute run).
+ * first lock is lost, and the set is never handed out with it (invariant 3,
+ * docs/failure-model.md), even though the wait for the next lock goes on in the new
+ * session and succeeds. Found by the history checker (seed 42, a 5-minute run).
  */
 class MultiLockSessionLossTests {
 

@@ -238,8 +238,8 @@ final class CheckerRun {
 
 	/**
 	 * After the faults: every member joins every group, and exactly one leads each
-	 * (DESIGN §2 invariant 5 for leadership); then all leave, and no latch node is left,
-	 * and every distlock tenure was told its end.
+	 * (invariants 5 and 8, docs/failure-model.md); then all leave, and no latch node is
+	 * left, and every distlock tenure was told its end.
 	 */
 	private void quiesceLeadership(CuratorFramework looker) throws Exception {
 		for (LeaderMember member : this.members) {
@@ -300,7 +300,7 @@ final class CheckerRun {
 		}
 	}
 
-	/** DESIGN §2 invariants 6 and 7, once everything has come to rest. */
+	/** Invariants 6 and 7 of docs/failure-model.md, once everything has come to rest. */
 	private void quiesce(Ensemble ensemble, TcpRelay relay) throws Exception {
 		relay.resume();
 		ensemble.restartAll();
@@ -351,7 +351,10 @@ final class CheckerRun {
 		}
 	}
 
-	/** DESIGN §2 invariant 7: a closed engine refuses new acquisitions at once. */
+	/**
+	 * Invariant 7 of docs/failure-model.md: a closed engine refuses new acquisitions at
+	 * once.
+	 */
 	private void closedRefuses(Node node) {
 		CompletableFuture<LockHandle> late = node.locks.mutex(path(0)).acquireAsync(Duration.ofSeconds(1));
 		try {

@@ -448,7 +448,10 @@ final class DistlockActor implements Runnable {
 		}
 	}
 
-	/** DESIGN §2 invariant 4: every attempt ends by its deadline plus the slack. */
+	/**
+	 * Invariant 4 of docs/failure-model.md: every acquisition ends by its deadline plus
+	 * the slack.
+	 */
 	private void checkDeadline(int op, String key, long start, long end, Duration wait, String what) {
 		if (wait.isNegative()) {
 			return;

@@ -13,11 +13,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The randomized history checker of the engine (DESIGN §2): distlock nodes and a raw
- * Curator client take every kind of lock at random on a few paths, and lead two groups
- * (DESIGN §13) with the engine's leadership and a raw {@code LeaderLatch}, while faults
- * end sessions, stop servers and pause the network; the history is recorded and judged
- * (see {@link CheckerRun}, {@link FencedLocks}, {@link HistoryAnalysis},
+ * The randomized history checker of the engine (docs/failure-model.md): distlock nodes
+ * and a raw Curator client take every kind of lock at random on a few paths, and lead two
+ * groups (docs/leadership.md) with the engine's leadership and a raw {@code LeaderLatch},
+ * while faults end sessions, stop servers and pause the network; the history is recorded
+ * and judged (see {@link CheckerRun}, {@link FencedLocks}, {@link HistoryAnalysis},
  * {@link LeadershipAnalysis}). A short run with a fixed seed is part of the build; a long
  * run is opt-in:
  *

@@ -17,8 +17,9 @@ import io.github.distlock.core.LockKind;
 
 /**
  * Judges the leadership workload once the run is over, by the session rule of leader
- * election (DESIGN §13, issue 19: never two leaders that both believe they lead beyond
- * one session timeout, never two epochs in the wrong order), with no margin of its own:
+ * election (invariant 8 of docs/failure-model.md: never two leaders that both believe
+ * they lead beyond one session timeout, never two epochs in the wrong order), with no
+ * margin of its own:
  * <ul>
  * <li><b>Two leaders.</b> When the "I lead" intervals ({@link Leads}) of two members of
  * one group overlap, the one with the smaller epoch (the older node) is excused only if

@@ -1,6 +1,6 @@
 /**
- * The randomized, seeded history checker of the engine (DESIGN §2, issue 18, and the
- * leadership of DESIGN §13, issue 19):
+ * The randomized, seeded history checker of the engine (the invariants of
+ * docs/failure-model.md, leadership included):
  * {@link io.github.distlock.history.HistoryCheckerTests} runs a
  * {@link io.github.distlock.history.CheckerRun}: distlock nodes
  * ({@link io.github.distlock.history.DistlockActor}) and a raw Curator client

@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@code @DistributedLock(reentrant = false)} and {@code @DistributedLock} on one path
  * are one lock, on one node and across nodes: reentrancy is the caller's policy, not
- * another queue (issue 12, defect 11).
+ * another queue.
  */
 class BothMutexFormsOneLockTests {
 

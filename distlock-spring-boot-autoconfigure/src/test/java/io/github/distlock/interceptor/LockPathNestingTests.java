@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Two lock annotations of one kind whose paths can nest ({@code orders} and
  * {@code orders/#{#id}}) are refused when the second is parsed, at startup: the outer
  * lock's queue would hold the inner lock's parent node, which Apache Curator's recipes on
- * the same path take for a lock node (issue 18, item 10). Paths that cannot nest, or that
- * live in different subtrees, are accepted.
+ * the same path take for a lock node. Paths that cannot nest, or that live in different
+ * subtrees, are accepted.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class LockPathNestingTests {
