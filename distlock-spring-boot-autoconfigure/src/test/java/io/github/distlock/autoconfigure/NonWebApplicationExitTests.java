@@ -48,13 +48,10 @@ class NonWebApplicationExitTests {
 			.redirectOutput(output.toFile())
 			.start();
 		try {
-			// Measured from the runner's end, not from the start (which takes what a
-			// loaded
-			// machine gives it): an application kept alive by an idle thread pool would
-			// end
-			// only a minute after its runner (Boot's keep-alive), and one kept alive by
-			// the
-			// embedded server never.
+			// Measured from the runner's end, not from the start, which takes what a
+			// loaded machine gives it: an application kept alive by an idle thread pool
+			// would end a minute after its runner (Boot's keep-alive), and one kept alive
+			// by the embedded server never.
 			Awaitility.await()
 				.atMost(Duration.ofMinutes(3))
 				.pollInterval(Duration.ofMillis(100))

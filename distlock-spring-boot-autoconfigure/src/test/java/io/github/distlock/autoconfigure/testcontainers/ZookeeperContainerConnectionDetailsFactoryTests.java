@@ -66,6 +66,14 @@ class ZookeeperContainerConnectionDetailsFactoryTests {
 	}
 
 	/**
+	 * Spring Boot resolves a {@code @ServiceConnection} container's image name through
+	 * Docker.
+	 */
+	static boolean dockerAvailable() {
+		return DockerClientFactory.instance().isDockerAvailable();
+	}
+
+	/**
 	 * The connection details Spring Boot's test context makes of a test class's fields.
 	 */
 	private static ZookeeperConnectionDetails connectionDetailsOf(Class<?> testClass) throws Exception {
