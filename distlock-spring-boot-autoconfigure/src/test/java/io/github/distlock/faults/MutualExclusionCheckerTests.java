@@ -87,6 +87,7 @@ class MutualExclusionCheckerTests {
 		AtomicInteger pausedHolders = new AtomicInteger();
 		AtomicInteger staleAccepted = new AtomicInteger();
 		AtomicBoolean pauseNext = new AtomicBoolean();
+		AtomicInteger pausesUnderWay = new AtomicInteger();
 		long start = System.nanoTime();
 		long end = start + RUN_TIME.toNanos();
 		// The run lasts RUN_TIME, or longer on a machine too loaded to go through
@@ -119,16 +120,26 @@ class MutualExclusionCheckerTests {
 									long token = handle.fencingToken();
 									long seen = store.read(key, token).map(Counted::value).orElse(0L);
 									handle.assertHeld();
-									if (pauseNext.compareAndSet(true, false)) {
-										// A pause (such as a long GC) after the
-										// check: the session expires meanwhile and a
-										// newer holder uses the store before this
-										// write arrives.
-										pausedHolders.incrementAndGet();
-										Faults.expireSession(node.client());
-										await().atMost(Duration.ofSeconds(15))
-											.pollInterval(Duration.ofMillis(20))
-											.until(() -> store.highestToken(key) > token);
+									if (pauseNext.get()) {
+										// Counted before the claim, so that the end of
+										// the run sees every pause that took place.
+										pausesUnderWay.incrementAndGet();
+										try {
+											if (pauseNext.compareAndSet(true, false)) {
+												// A pause (a long GC, say) after the
+												// check: the session expires meanwhile,
+												// and a newer holder uses the store
+												// before this write arrives.
+												pausedHolders.incrementAndGet();
+												Faults.expireSession(node.client());
+												await().atMost(Duration.ofSeconds(15))
+													.pollInterval(Duration.ofMillis(20))
+													.until(() -> store.highestToken(key) > token);
+											}
+										}
+										finally {
+											pausesUnderWay.decrementAndGet();
+										}
 									}
 									store.writeOrThrow(key, new Counted(seen + 1, section), token);
 									completed.add(section);
@@ -177,6 +188,10 @@ class MutualExclusionCheckerTests {
 				expirations++;
 			}
 		}
+		// A paused holder waits for a newer holder to use the store, so the others
+		// go on until every pause has seen one.
+		pauseNext.set(false);
+		await().atMost(Duration.ofSeconds(30)).until(() -> pausesUnderWay.get() == 0);
 		running.set(false);
 		long ranSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
 		for (Thread thread : threads) {
