@@ -1,7 +1,9 @@
 package io.github.distlock.testsupport;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +40,8 @@ public final class Faults {
 	public static final NodeOptions NODES = new NodeOptions(NAMESPACE, Duration.ofMillis(SESSION_TIMEOUT_MS),
 			Duration.ofSeconds(2), "faults", ConnectionLossPolicy.SUSPENDED, Duration.ofSeconds(5));
 
+	private static final Set<Integer> PORTS_HANDED_OUT = ConcurrentHashMap.newKeySet();
+
 	private Faults() {
 	}
 
@@ -47,7 +51,22 @@ public final class Faults {
 	 * @param serverId the server's id in an ensemble, -1 for a single server
 	 */
 	public static InstanceSpec shortSessionSpec(int serverId) {
-		return new InstanceSpec(null, -1, -1, -1, true, serverId, 250, -1);
+		return new InstanceSpec(null, distinctFreePort(), distinctFreePort(), distinctFreePort(), true, serverId, 250,
+				-1);
+	}
+
+	/**
+	 * A free port this JVM has not handed out before. curator-test draws each port of a
+	 * spec on its own, so two of an ensemble's ports can be the same one, and the server
+	 * then refuses its configuration ("Client and election port must be different").
+	 */
+	static int distinctFreePort() {
+		while (true) {
+			int port = InstanceSpec.getRandomPort();
+			if (PORTS_HANDED_OUT.add(port)) {
+				return port;
+			}
+		}
 	}
 
 	/**
