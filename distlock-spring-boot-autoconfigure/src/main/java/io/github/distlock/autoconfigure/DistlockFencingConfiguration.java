@@ -9,10 +9,12 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 
@@ -37,10 +39,13 @@ class DistlockFencingConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean(TransactionFencing.class)
 	static JdbcTransactionFencing transactionFencing(ObjectProvider<DataSource> dataSources,
-			ObjectProvider<PlatformTransactionManager> transactionManagers,
-			ObjectProvider<DistlockProperties> properties) {
-		DistlockProperties distlock = properties.getIfAvailable();
-		String table = (distlock != null) ? distlock.getFencing().getTable() : FenceTable.DEFAULT_NAME;
+			ObjectProvider<PlatformTransactionManager> transactionManagers, Environment environment) {
+		// Bound from the environment, not taken from the properties bean: a transaction
+		// manager may be post-processed before that bean could be, and would pull it in
+		// too early (ineligible for some post-processors).
+		String table = Binder.get(environment)
+			.bind("distlock.fencing.table", String.class)
+			.orElse(FenceTable.DEFAULT_NAME);
 		return new JdbcTransactionFencing(dataSources::getIfUnique, transactionManagers::getIfUnique,
 				new FenceTable(table, Clock.systemUTC()));
 	}
