@@ -8,13 +8,13 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
-import io.github.distlock.autoconfigure.DistlockProperties;
 import io.github.distlock.core.ScheduledJobs;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.curator.CuratorScheduledJobs;
@@ -37,11 +37,15 @@ public final class DistlockSchedulingAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static ScheduledOnceAdvisor scheduledOnceAdvisor(ObjectProvider<ScheduledJobs> jobs, ObjectProvider<Clock> clock,
-			ObjectProvider<DistlockProperties> properties) {
+			Environment environment) {
 		ScheduledOnceAdvisor advisor = new ScheduledOnceAdvisor(jobs::getObject,
 				() -> clock.getIfUnique(Clock::systemUTC));
-		DistlockProperties distlock = properties.getIfAvailable();
-		int lockOrder = (distlock != null) ? distlock.getLock().getOrder() : Ordered.LOWEST_PRECEDENCE - 1;
+		// Bound from the environment, not taken from the properties bean: advisors are made
+		// while post-processors are still being registered, and would pull that bean in
+		// too early (ineligible for some post-processors).
+		int lockOrder = Binder.get(environment)
+			.bind("distlock.lock.order", Integer.class)
+			.orElse(Ordered.LOWEST_PRECEDENCE - 1);
 		// Outside the lock advisors: a firing that skips takes no other lock.
 		advisor.setOrder((lockOrder <= Ordered.HIGHEST_PRECEDENCE + 1) ? lockOrder : lockOrder - 2);
 		return advisor;
