@@ -40,7 +40,8 @@ public final class DistlockSchedulingAutoConfiguration {
 			Environment environment) {
 		ScheduledOnceAdvisor advisor = new ScheduledOnceAdvisor(jobs::getObject,
 				() -> clock.getIfUnique(Clock::systemUTC));
-		// Bound from the environment, not taken from the properties bean: advisors are made
+		// Bound from the environment, not taken from the properties bean: advisors are
+		// made
 		// while post-processors are still being registered, and would pull that bean in
 		// too early (ineligible for some post-processors).
 		int lockOrder = Binder.get(environment)
