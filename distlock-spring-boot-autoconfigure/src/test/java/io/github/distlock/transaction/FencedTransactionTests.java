@@ -236,16 +236,17 @@ class FencedTransactionTests {
 	}
 
 	private AnnotationConfigApplicationContext node(String connectString, Consumer<DistlockProperties> properties) {
+		DistlockProperties distlock = new DistlockProperties();
+		properties.accept(distlock);
 		return contexts.start((context) -> {
+			// The environment says what the properties bean says, as Boot's binding
+			// would.
 			context.getEnvironment()
 				.getPropertySources()
-				.addFirst(new MapPropertySource("node",
-						Map.of("test.zookeeper.connect", connectString, "test.db.url", this.database.url())));
-			context.registerBean("distlockProperties", DistlockProperties.class, () -> {
-				DistlockProperties distlock = new DistlockProperties();
-				properties.accept(distlock);
-				return distlock;
-			}, (definition) -> definition.setPrimary(true));
+				.addFirst(new MapPropertySource("node", Map.of("test.zookeeper.connect", connectString, "test.db.url",
+						this.database.url(), "distlock.fencing.table", distlock.getFencing().getTable())));
+			context.registerBean("distlockProperties", DistlockProperties.class, () -> distlock,
+					(definition) -> definition.setPrimary(true));
 		}, FencedConfiguration.class);
 	}
 
