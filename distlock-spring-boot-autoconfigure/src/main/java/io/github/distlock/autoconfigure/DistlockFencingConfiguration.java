@@ -15,7 +15,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
-import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 
 import io.github.distlock.interceptor.TransactionFencing;
@@ -53,20 +52,7 @@ class DistlockFencingConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static BeanPostProcessor transactionFencingRegistrar(ObjectProvider<JdbcTransactionFencing> fencing) {
-		return new BeanPostProcessor() {
-
-			@Override
-			public Object postProcessAfterInitialization(Object bean, String beanName) {
-				if (bean instanceof ConfigurableTransactionManager manager) {
-					JdbcTransactionFencing listener = fencing.getIfAvailable();
-					if (listener != null && !manager.getTransactionExecutionListeners().contains(listener)) {
-						manager.addListener(listener);
-					}
-				}
-				return bean;
-			}
-
-		};
+		return new TransactionListenerRegistrar(fencing);
 	}
 
 	@Bean

@@ -11,7 +11,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
-import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -48,20 +47,7 @@ class DistlockTransactionConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static BeanPostProcessor lockHeldBeforeCommitRegistrar(ObjectProvider<LockHeldBeforeCommit> listener) {
-		return new BeanPostProcessor() {
-
-			@Override
-			public Object postProcessAfterInitialization(Object bean, String beanName) {
-				if (bean instanceof ConfigurableTransactionManager manager) {
-					LockHeldBeforeCommit check = listener.getIfAvailable();
-					if (check != null && !manager.getTransactionExecutionListeners().contains(check)) {
-						manager.addListener(check);
-					}
-				}
-				return bean;
-			}
-
-		};
+		return new TransactionListenerRegistrar(listener);
 	}
 
 	/**

@@ -239,8 +239,7 @@ class FencedTransactionTests {
 		DistlockProperties distlock = new DistlockProperties();
 		properties.accept(distlock);
 		return contexts.start((context) -> {
-			// The environment says what the properties bean says, as Boot's binding
-			// would.
+			// Environment and properties bean agree, as Boot's binding makes them.
 			context.getEnvironment()
 				.getPropertySources()
 				.addFirst(new MapPropertySource("node", Map.of("test.zookeeper.connect", connectString, "test.db.url",

@@ -41,9 +41,8 @@ public final class DistlockSchedulingAutoConfiguration {
 		ScheduledOnceAdvisor advisor = new ScheduledOnceAdvisor(jobs::getObject,
 				() -> clock.getIfUnique(Clock::systemUTC));
 		// Bound from the environment, not taken from the properties bean: advisors are
-		// made
-		// while post-processors are still being registered, and would pull that bean in
-		// too early (ineligible for some post-processors).
+		// made while post-processors are still being registered, and would pull that
+		// bean in too early (ineligible for some post-processors).
 		int lockOrder = Binder.get(environment)
 			.bind("distlock.lock.order", Integer.class)
 			.orElse(Ordered.LOWEST_PRECEDENCE - 1);
