@@ -12,15 +12,36 @@ import org.jspecify.annotations.Nullable;
  * @param fencingToken the fencing token of its holder: the zxid that created it, or for a
  * read lock taken by a writer of the same session (a downgrade) the write node's, while
  * that one exists
- * @param created when it was created
- * @param holder whether it holds the lock now
+ * @param createdAt when ZooKeeper created the node (its {@code ctime}): for a holder that
+ * waited, earlier than its acquisition
+ * @param holds whether the node holds the lock now
  * @param side {@code read} or {@code write} for a read/write lock; {@code lease} for a
  * semaphore lease, {@code waiting} for a semaphore waiter that has no lease yet; null for
  * a mutex
  * @param session the ZooKeeper session that owns it
  * @param data the node's data, which names its holder
  */
-public record LockParticipant(String name, long sequence, long fencingToken, Instant created, boolean holder,
+public record LockParticipant(String name, long sequence, long fencingToken, Instant createdAt, boolean holds,
 		@Nullable String side, long session, byte[] data) {
+
+	/**
+	 * When ZooKeeper created the node.
+	 * @return {@link #createdAt()}
+	 * @deprecated since 0.1.0 for removal in 0.2.0, use {@link #createdAt()}
+	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
+	public Instant created() {
+		return this.createdAt;
+	}
+
+	/**
+	 * Whether the node holds the lock now.
+	 * @return {@link #holds()}
+	 * @deprecated since 0.1.0 for removal in 0.2.0, use {@link #holds()}
+	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
+	public boolean holder() {
+		return this.holds;
+	}
 
 }

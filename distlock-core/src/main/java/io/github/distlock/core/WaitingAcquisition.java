@@ -7,10 +7,20 @@ import java.time.Instant;
  *
  * @param kind the kind of lock
  * @param path the lock path
- * @param holder the holder it waits for: the name of its {@link LockScope}, which is the
- * waiting thread's name for a synchronous acquisition
- * @param since when it started to wait
+ * @param holder who waits, and will hold the lock once acquired: the name of its
+ * {@link LockScope}, which is the waiting thread's name for a synchronous acquisition
+ * @param startedAt when the acquisition started, and so started to wait
  */
-public record WaitingAcquisition(LockKind kind, LockPath path, String holder, Instant since) {
+public record WaitingAcquisition(LockKind kind, LockPath path, String holder, Instant startedAt) {
+
+	/**
+	 * When the acquisition started.
+	 * @return {@link #startedAt()}
+	 * @deprecated since 0.1.0 for removal in 0.2.0, use {@link #startedAt()}
+	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
+	public Instant since() {
+		return this.startedAt;
+	}
 
 }

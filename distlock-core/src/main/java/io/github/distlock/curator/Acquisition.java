@@ -50,7 +50,7 @@ abstract class Acquisition implements QueuePosition.Owner {
 
 	private final Duration waitTime;
 
-	private final Instant since = Instant.now();
+	private final Instant startedAt = Instant.now();
 
 	private final long startNanos = System.nanoTime();
 
@@ -399,7 +399,7 @@ abstract class Acquisition implements QueuePosition.Owner {
 	}
 
 	final WaitingAcquisition snapshot() {
-		return new WaitingAcquisition(this.kind, this.path, this.holder, this.since);
+		return new WaitingAcquisition(this.kind, this.path, this.holder, this.startedAt);
 	}
 
 	/** The exception a caller gets when this acquisition timed out now. */

@@ -36,7 +36,7 @@ final class Hold implements LockHandle {
 
 	private final String holder;
 
-	private final Instant since = Instant.now();
+	private final Instant acquiredAt = Instant.now();
 
 	private final Events events;
 
@@ -84,7 +84,7 @@ final class Hold implements LockHandle {
 
 	@Override
 	public Instant acquiredAt() {
-		return this.since;
+		return this.acquiredAt;
 	}
 
 	@Override
@@ -221,7 +221,7 @@ final class Hold implements LockHandle {
 	}
 
 	HeldLock snapshot() {
-		return new HeldLock(this.kind, this.path, this.holder, this.since, this.token, state());
+		return new HeldLock(this.kind, this.path, this.holder, this.acquiredAt, this.token, state());
 	}
 
 	@Override

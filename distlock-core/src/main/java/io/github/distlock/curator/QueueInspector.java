@@ -207,9 +207,9 @@ final class QueueInspector {
 
 	private record Node(String name, Stat stat, byte[] data) {
 
-		LockParticipant participant(boolean holder, @Nullable String side, long token) {
+		LockParticipant participant(boolean holds, @Nullable String side, long token) {
 			return new LockParticipant(this.name, sequence(this.name), token,
-					Instant.ofEpochMilli(this.stat.getCtime()), holder, side, this.stat.getEphemeralOwner(), this.data);
+					Instant.ofEpochMilli(this.stat.getCtime()), holds, side, this.stat.getEphemeralOwner(), this.data);
 		}
 
 	}

@@ -338,7 +338,8 @@ final class SessionWatch {
 	private void reportLoss(Hold hold) {
 		this.threads.reportLoss(() -> {
 			HeldLock lost = hold.snapshot();
-			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.holder(), lost.since());
+			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.holder(),
+					lost.acquiredAt());
 			hold.events().lost();
 			for (Consumer<HeldLock> listener : this.lossListeners) {
 				try {

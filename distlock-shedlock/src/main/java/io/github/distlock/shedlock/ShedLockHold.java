@@ -180,7 +180,7 @@ final class ShedLockHold {
 		long token = this.handle.fencingToken();
 		for (LockQueue queue : queues) {
 			for (LockParticipant participant : queue.participants()) {
-				if (participant.holder() && participant.fencingToken() == token) {
+				if (participant.holds() && participant.fencingToken() == token) {
 					return true;
 				}
 			}

@@ -67,8 +67,8 @@ class DistlockLockProviderFleetTests {
 		assertThat(this.firstProvider.lock(config("report", ONE_HOUR))).isEmpty();
 		assertThat(this.secondProvider.lock(config("report", ONE_HOUR))).as("a provider on the holder's own node")
 			.isEmpty();
-		// close() only sends the delete; another session sees the lock free once it is
-		// confirmed.
+		// close() only sends the delete; another session sees the lock free only once
+		// the delete is confirmed, which closeAsync() waits for.
 		distlock.closeAsync().join();
 		this.firstProvider.lock(config("report", ONE_HOUR)).orElseThrow().unlock();
 	}

@@ -267,17 +267,17 @@ public class DistlockEndpoint {
 	 * @param template the path template naming it in metrics
 	 * @param holder who holds it: the acquiring thread, or the scope of an asynchronous
 	 * call
-	 * @param since when it was acquired
+	 * @param acquiredAt when it was acquired
 	 * @param fencingToken its fencing token
 	 * @param state what this instance knows about it ({@code HELD}, {@code IN_DOUBT},
 	 * {@code LOST})
 	 */
-	public record HeldLockDescriptor(String path, String kind, String template, String holder, Instant since,
+	public record HeldLockDescriptor(String path, String kind, String template, String holder, Instant acquiredAt,
 			long fencingToken, String state) {
 
 		static HeldLockDescriptor of(HeldLock lock) {
 			return new HeldLockDescriptor(lock.path().value(), LockTags.kind(lock.kind()), lock.path().template(),
-					lock.holder(), lock.since(), lock.fencingToken(), lock.state().name());
+					lock.holder(), lock.acquiredAt(), lock.fencingToken(), lock.state().name());
 		}
 
 	}
@@ -288,15 +288,16 @@ public class DistlockEndpoint {
 	 * @param path the lock path
 	 * @param kind the kind of lock
 	 * @param template the path template naming it in metrics
-	 * @param holder who waits: the waiting thread, or the scope of an asynchronous call
-	 * @param since when it started to wait
+	 * @param holder who waits, and will hold the lock: the waiting thread, or the scope
+	 * of an asynchronous call
+	 * @param startedAt when the acquisition started, and so started to wait
 	 */
 	public record WaitingAcquisitionDescriptor(String path, String kind, String template, String holder,
-			Instant since) {
+			Instant startedAt) {
 
 		static WaitingAcquisitionDescriptor of(WaitingAcquisition lock) {
 			return new WaitingAcquisitionDescriptor(lock.path().value(), LockTags.kind(lock.kind()),
-					lock.path().template(), lock.holder(), lock.since());
+					lock.path().template(), lock.holder(), lock.startedAt());
 		}
 
 	}
@@ -334,19 +335,19 @@ public class DistlockEndpoint {
 	 * @param name the node name
 	 * @param sequence its sequence number
 	 * @param fencingToken the zxid that created it (the fencing token of its holder)
-	 * @param created when it was created
-	 * @param holder whether it holds the lock
+	 * @param createdAt when ZooKeeper created it
+	 * @param holds whether it holds the lock
 	 * @param side {@code read} or {@code write} for a read/write lock, {@code lease} or
 	 * {@code waiting} for a semaphore or non-reentrant mutex
 	 * @param session the ZooKeeper session that owns it
 	 * @param identity who created it, from its data
 	 */
-	public record NodeDescriptor(String name, long sequence, long fencingToken, Instant created, boolean holder,
+	public record NodeDescriptor(String name, long sequence, long fencingToken, Instant createdAt, boolean holds,
 			@Nullable String side, String session, @Nullable NodeIdentity identity) {
 
 		static NodeDescriptor of(LockParticipant participant) {
 			return new NodeDescriptor(participant.name(), participant.sequence(), participant.fencingToken(),
-					participant.created(), participant.holder(), participant.side(),
+					participant.createdAt(), participant.holds(), participant.side(),
 					"0x" + Long.toHexString(participant.session()), NodeIdentity.parse(participant.data()));
 		}
 

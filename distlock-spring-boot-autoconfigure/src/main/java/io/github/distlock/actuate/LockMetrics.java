@@ -19,8 +19,8 @@ import io.github.distlock.core.LockPath;
  * {@linkplain LockPath#template() template} (never by resolved path):
  * <ul>
  * <li>{@value #ACQUIRE} timer: time to acquire, tags {@code kind}, {@code name},
- * {@code outcome} ({@code acquired}, {@code timeout}, {@code cancelled},
- * {@code error});</li>
+ * {@code outcome} ({@code acquired}, {@code timed_out}, {@code cancelled},
+ * {@code failed});</li>
  * <li>{@value #HOLD} timer: time from acquisition to release, tags {@code kind},
  * {@code name};</li>
  * <li>{@value #ACTIVE} long task timer: locks held and acquisitions waiting now, and for
@@ -97,8 +97,8 @@ public final class LockMetrics implements LockEventListener {
 		Meters(MeterRegistry registry, LockKind kind, String name) {
 			Tags tags = Tags.of(LockTags.KIND, LockTags.kind(kind), LockTags.NAME, name);
 			this.acquired = acquireTimer(registry, tags, LockTags.ACQUIRED);
-			this.timedOut = acquireTimer(registry, tags, LockTags.TIMEOUT);
-			this.failed = acquireTimer(registry, tags, LockTags.ERROR);
+			this.timedOut = acquireTimer(registry, tags, LockTags.TIMED_OUT);
+			this.failed = acquireTimer(registry, tags, LockTags.FAILED);
 			this.cancelled = acquireTimer(registry, tags, LockTags.CANCELLED);
 			this.hold = Timer.builder(HOLD)
 				.description("Time distributed locks were held, from acquisition to release")

@@ -13,10 +13,10 @@ import io.github.distlock.core.LockPath;
  * when the acquisition starts and stopped when the lock is released, or when the
  * acquisition times out or fails. Low-cardinality key values: {@code kind}, {@code name}
  * (the path {@linkplain LockPath#template() template}), {@code outcome}
- * ({@code acquired}, {@code timeout}, {@code error}) and {@code lost} ({@code true} if an
- * acquired lock was lost while held, else {@code false}); high-cardinality key values:
- * {@code path} (the resolved path) and {@code fencing.token}. Events: {@code acquired}
- * and {@code lost}.
+ * ({@code acquired}, {@code timed_out}, {@code cancelled}, {@code failed}) and
+ * {@code lost} ({@code true} if an acquired lock was lost while held, else
+ * {@code false}); high-cardinality key values: {@code path} (the resolved path) and
+ * {@code fencing.token}. Events: {@code acquired} and {@code lost}.
  * <p>
  * No scope is opened: a hold may end on another thread than the one that started it.
  */
@@ -80,7 +80,7 @@ public final class LockObservations implements LockEventListener {
 		// Prometheus's refuses a second timer of one name with other tag keys.
 		@Override
 		public void timedOut() {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.TIMEOUT)
+			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.TIMED_OUT)
 				.lowCardinalityKeyValue(LOST, "false")
 				.stop();
 		}
@@ -94,7 +94,7 @@ public final class LockObservations implements LockEventListener {
 
 		@Override
 		public void failed(Throwable error) {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.ERROR)
+			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.FAILED)
 				.lowCardinalityKeyValue(LOST, "false")
 				.error(error)
 				.stop();

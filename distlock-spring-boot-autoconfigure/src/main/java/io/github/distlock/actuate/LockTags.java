@@ -6,7 +6,9 @@ import io.github.distlock.core.LockKind;
 
 /**
  * Names and values of the tags (and low-cardinality key values) distlock's metrics and
- * observations carry.
+ * observations carry. An acquisition's {@code outcome} values are named as the
+ * {@link io.github.distlock.core.LockEventListener.AcquisitionListener} callbacks that
+ * end it: {@code acquired}, {@code timed_out}, {@code cancelled}, {@code failed}.
  */
 final class LockTags {
 
@@ -20,9 +22,9 @@ final class LockTags {
 
 	static final String ACQUIRED = "acquired";
 
-	static final String TIMEOUT = "timeout";
+	static final String TIMED_OUT = "timed_out";
 
-	static final String ERROR = "error";
+	static final String FAILED = "failed";
 
 	static final String CANCELLED = "cancelled";
 

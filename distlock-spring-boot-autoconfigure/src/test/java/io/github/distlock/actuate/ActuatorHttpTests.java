@@ -99,7 +99,9 @@ class ActuatorHttpTests {
 				.containsEntry("kind", "mutex")
 				.containsEntry("template", "inventory/#{#sku}")
 				.containsEntry("state", "HELD")
-				.containsEntry("holder", Inventory.thread);
+				.containsEntry("holder", Inventory.thread)
+				.containsKey("acquiredAt")
+				.doesNotContainKey("since");
 			assertThat(locks.read("$.held[0].fencingToken", Long.class)).isEqualTo(token);
 			assertThat(locks.read("$.waiting", List.class)).isEmpty();
 
@@ -116,12 +118,14 @@ class ActuatorHttpTests {
 			assertThat(queue.read("$.locks.length()", Integer.class)).isOne();
 			assertThat(queue.read("$.locks[0].kind", String.class)).isEqualTo("mutex");
 			assertThat(queue.read("$.locks[0].node", String.class)).isEqualTo("/mutex/inventory/widget");
-			assertThat(queue.read("$.locks[0].nodes[0].holder", Boolean.class)).isTrue();
+			assertThat(queue.read("$.locks[0].nodes[0]", Map.class)).containsKeys("holds", "createdAt")
+				.doesNotContainKeys("holder", "created");
+			assertThat(queue.read("$.locks[0].nodes[0].holds", Boolean.class)).isTrue();
 			assertThat(queue.read("$.locks[0].nodes[0].fencingToken", Long.class)).isEqualTo(token);
 			assertThat(queue.read("$.locks[0].nodes[0].identity.pid", Long.class))
 				.isEqualTo(ProcessHandle.current().pid());
 			assertThat(queue.read("$.locks[0].nodes[0].identity.thread", String.class)).isEqualTo(Inventory.thread);
-			assertThat(queue.read("$.locks[0].nodes[1].holder", Boolean.class)).isFalse();
+			assertThat(queue.read("$.locks[0].nodes[1].holds", Boolean.class)).isFalse();
 			assertThat(queue.read("$.locks[0].nodes[1].identity.app", String.class)).isEqualTo("other-node");
 			assertThat(queue.read("$.locks[0].nodes[1].fencingToken", Long.class)).isGreaterThan(token);
 			assertThat(queue.read("$.locks[0].nodes[1].sequence", Long.class))

@@ -48,7 +48,7 @@ class LeadershipOperationsTests {
 			assertThat(group.node()).isEqualTo("/leader/ops");
 			assertThat(group.leader()).isFalse();
 			assertThat(group.epoch()).isNull();
-			assertThat(group.participants()).extracting(DistlockEndpoint.NodeDescriptor::holder)
+			assertThat(group.participants()).extracting(DistlockEndpoint.NodeDescriptor::holds)
 				.containsExactly(true, false);
 			assertThat(group.participants().get(0).fencingToken()).isEqualTo(epoch);
 			assertThat(group.participants().get(0).identity()).isNotNull();

@@ -131,15 +131,15 @@ class LockMetricsTests {
 		}
 		assertThat(this.observed.waitingAcquisitions()).isEmpty();
 		assertThat(activeTasks("mutex", "reports/daily", "waiting")).isZero();
-		assertThat(acquireCount("mutex", "reports/daily", "timeout")).isOne();
+		assertThat(acquireCount("mutex", "reports/daily", "timed_out")).isOne();
 		assertThat(acquireCount("mutex", "reports/daily", "acquired")).isOne();
 		assertThat(this.meterRegistry.get("distlock.acquire")
-			.tags("outcome", "timeout")
+			.tags("outcome", "timed_out")
 			.timer()
 			.totalTime(TimeUnit.MILLISECONDS)).isPositive();
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
 			.hasNumberOfObservationsWithNameEqualTo("distlock.lock", 2)
-			.hasAnObservationWithAKeyValue("outcome", "timeout")
+			.hasAnObservationWithAKeyValue("outcome", "timed_out")
 			.hasAnObservationWithAKeyValue("outcome", "acquired")
 			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).allSatisfy(
 					(context) -> assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false")));
@@ -151,10 +151,10 @@ class LockMetricsTests {
 			assertThatExceptionOfType(LockConfigurationException.class)
 				.isThrownBy(() -> this.observed.semaphore("pool", 3).acquire(Duration.ofSeconds(5)));
 		}
-		assertThat(acquireCount("semaphore", "pool", "error")).isOne();
+		assertThat(acquireCount("semaphore", "pool", "failed")).isOne();
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
 			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).singleElement().satisfies((context) -> {
-				assertThat(context.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("error");
+				assertThat(context.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("failed");
 				assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false");
 				assertThat(context.getError()).isInstanceOf(LockConfigurationException.class);
 			}));

@@ -118,7 +118,7 @@ class OpsDashboardTests {
 		check("sum by (name) (rate(distlock_acquire_count[5m]))", problems);
 		check("sum by (path) (distlock_hold_seconds_count)", problems);
 		check("distlock_lost_total{outcome=\"lost\"}", problems);
-		check("distlock_acquire_seconds_count{outcome=\"timed_out\"}", problems);
+		check("distlock_acquire_seconds_count{outcome=\"timeout\"}", problems);
 		assertThat(problems).hasSize(4);
 	}
 

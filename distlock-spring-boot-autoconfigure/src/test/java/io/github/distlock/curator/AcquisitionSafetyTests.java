@@ -364,9 +364,9 @@ class AcquisitionSafetyTests {
 	}
 
 	/**
-	 * Defect 7: an interrupt (an executor's shutdownNow) abandons the attempt, keeps the
-	 * interrupt flag and leaves no node; it is not a timeout. Also while the server is
-	 * away: the old engine's semaphore recipe (under the non-reentrant mutex and the
+	 * Defect 7: an interrupt (an executor's shutdownNow) abandons the acquisition, keeps
+	 * the interrupt flag and leaves no node; it is not a timeout. Also while the server
+	 * is away: the old engine's semaphore recipe (under the non-reentrant mutex and the
 	 * semaphore) swallowed the interrupt there, went on waiting for ZooKeeper and
 	 * reported a timeout with the flag cleared.
 	 */

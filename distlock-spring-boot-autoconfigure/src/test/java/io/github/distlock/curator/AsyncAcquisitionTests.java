@@ -21,8 +21,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code acquireAsync}: completed on the engine's executor, never on a ZooKeeper thread;
- * a cancellation abandons a waiting attempt and leaves no node; a cancellation that meets
- * the grant releases the lock instead of handing it out.
+ * a cancellation abandons a waiting acquisition and leaves no node; a cancellation that
+ * meets the grant releases the lock instead of handing it out.
  */
 class AsyncAcquisitionTests {
 

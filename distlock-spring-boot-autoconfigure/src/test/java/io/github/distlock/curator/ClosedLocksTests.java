@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Closing the locks of a client ends every attempt at once with a clear error, refuses
- * later ones at once, and leaves no thread of the engine behind (invariant 7,
+ * Closing the locks of a client ends every acquisition at once with a clear error,
+ * refuses later ones at once, and leaves no thread of the engine behind (invariant 7,
  * docs/failure-model.md).
  */
 class ClosedLocksTests {

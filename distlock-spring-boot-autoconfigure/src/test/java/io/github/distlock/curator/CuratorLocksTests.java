@@ -184,7 +184,7 @@ class CuratorLocksTests {
 				.withMessageContaining("300ms")
 				.withMessageContaining("held by another holder");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
-			// The abandoned attempt's node is deleted in the background.
+			// The abandoned acquisition's node is deleted in the background.
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> this.node1.client().getChildren().forPath("/mutex/busy").size() == 1);
 		}

@@ -125,9 +125,8 @@ class DeadlineWithServerDownTests {
 		this.zookeeper.server().restart();
 		try (LockHandle handle = locks.mutex("again").acquire(Duration.ofSeconds(10))) {
 			assertThat(handle.fencingToken()).isPositive();
-			// A create the abandoned attempt sent as the server went away is answered
-			// once it
-			// is back, and its node deleted then, in the background.
+			// A create the abandoned acquisition sent as the server went away is
+			// answered once it is back, and its node deleted then, in the background.
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> locks.client().getChildren().forPath("/mutex/again").size() == 1);
 		}

@@ -23,9 +23,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The turn of a client's local queue of an exclusive lock passes on whatever becomes of
- * its holder: over thousands of attempts that ended meanwhile without a deep recursion,
- * and at once when the hold is lost, so that a waiter of the same client is not kept
- * behind a holder that does not close its lost handle (invariant 5,
+ * its holder: over thousands of acquisitions that ended meanwhile without a deep
+ * recursion, and at once when the hold is lost, so that a waiter of the same client is
+ * not kept behind a holder that does not close its lost handle (invariant 5,
  * docs/failure-model.md). A hold that lost its turn does not pass it on a second time
  * when it is closed.
  */
@@ -40,7 +40,7 @@ class LocalTurnTests {
 		LockHandle held = locks.mutex("crowded").acquire(Duration.ofSeconds(5));
 		CountDownLatch blocked = new CountDownLatch(1);
 		CountDownLatch unblock = new CountDownLatch(1);
-		// Holds up the request thread, where the ends of timed-out attempts run: they
+		// Holds up the request thread, where the ends of timed-out acquisitions run: they
 		// time out, but are still in the local queue when the holder releases.
 		locks.threads().request(() -> {
 			blocked.countDown();

@@ -40,7 +40,7 @@ class LockInspectionTests {
 			List<LockQueue> queues = holder.inspect(LockPath.parse("report"));
 			assertThat(queues).singleElement().satisfies((queue) -> {
 				assertThat(queue.kind()).isEqualTo(LockQueue.Kind.MUTEX);
-				assertThat(queue.participants()).extracting(LockParticipant::holder).containsExactly(true, false);
+				assertThat(queue.participants()).extracting(LockParticipant::holds).containsExactly(true, false);
 				assertThat(queue.participants().get(0).fencingToken()).isEqualTo(held.fencingToken());
 			});
 			held.close();
@@ -68,7 +68,7 @@ class LockInspectionTests {
 		List<LockParticipant> participants = participants(node, "reports");
 		assertThat(participants).extracting(LockParticipant::side)
 			.containsExactly("lease", "lease", "waiting", "waiting", "waiting");
-		assertThat(participants).extracting(LockParticipant::holder).containsExactly(true, true, false, false, false);
+		assertThat(participants).extracting(LockParticipant::holds).containsExactly(true, true, false, false, false);
 		first.close();
 		rawSemaphore.returnLease(second);
 		third.get().close();
@@ -86,7 +86,7 @@ class LockInspectionTests {
 			.writeLock()
 			.acquireAsync(Duration.ofSeconds(10));
 		await().atMost(Duration.ofSeconds(10)).until(() -> participants(node, "prices").size() == 3);
-		assertThat(participants(node, "prices")).extracting(LockParticipant::side, LockParticipant::holder)
+		assertThat(participants(node, "prices")).extracting(LockParticipant::side, LockParticipant::holds)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple("read", true),
 					org.assertj.core.groups.Tuple.tuple("read", true),
 					org.assertj.core.groups.Tuple.tuple("write", false));
@@ -112,11 +112,11 @@ class LockInspectionTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> participants(node, "ledger").size() == 2);
 			try (LockHandle read = node.readWrite("ledger").readLock().acquire(Duration.ofSeconds(5))) {
 				List<LockParticipant> participants = participants(node, "ledger");
-				assertThat(participants).filteredOn(LockParticipant::holder)
+				assertThat(participants).filteredOn(LockParticipant::holds)
 					.extracting(LockParticipant::side, LockParticipant::fencingToken)
 					.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("write", write.fencingToken()),
 							org.assertj.core.groups.Tuple.tuple("read", write.fencingToken()));
-				assertThat(participants).filteredOn((participant) -> !participant.holder())
+				assertThat(participants).filteredOn((participant) -> !participant.holds())
 					.singleElement()
 					.extracting(LockParticipant::side)
 					.isEqualTo("write");

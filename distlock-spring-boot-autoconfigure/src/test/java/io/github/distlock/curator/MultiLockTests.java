@@ -101,7 +101,7 @@ class MultiLockTests {
 	@Test
 	void theWholeSetRespectsOneDeadline() throws Exception {
 		// a is free only after 700 ms, b is held throughout: with one deadline of 1 s for
-		// the set, the attempt ends at 1 s, not 700 ms + a full second for b (1.7 s).
+		// the set, the acquisition ends at 1 s, not 700 ms + a full second for b (1.7 s).
 		LockHandle a = this.node2.mutex("accounts/a").acquire(Duration.ofSeconds(5));
 		LockHandle b = this.node2.mutex("accounts/b").acquire(Duration.ofSeconds(5));
 		long start = System.nanoTime();

@@ -79,7 +79,7 @@ class ProtectedRecoveryTests {
 	}
 
 	/**
-	 * Waits, on Curator's connection-state thread, for the attempt's node to be known.
+	 * Waits, on Curator's connection-state thread, until the acquisition's node is known.
 	 */
 	private static final class AttemptProbe {
 

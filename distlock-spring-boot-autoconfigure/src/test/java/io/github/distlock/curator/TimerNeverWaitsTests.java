@@ -17,10 +17,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The deadline timer decides a timeout and goes on: it never waits for an attempt's
+ * The deadline timer decides a timeout and goes on: it never waits for an acquisition's
  * monitor (held by a ZooKeeper or Curator thread that is itself waiting, as Curator's
  * background calls do while the connection is away) and sends no request itself, so one
- * stuck attempt makes no other deadline late, nor its own.
+ * stuck acquisition makes no other deadline late, nor its own.
  */
 class TimerNeverWaitsTests {
 
@@ -46,15 +46,15 @@ class TimerNeverWaitsTests {
 				.orElseThrow();
 			long stuckGaveUp;
 			long otherGaveUp;
-			// A thread keeps the attempt's monitor past both deadlines.
+			// A thread keeps the acquisition's monitor past both deadlines.
 			synchronized (attempt) {
 				// Both give up while the monitor is still taken: a timer that waited
 				// for it would never fail them.
 				stuckGaveUp = millisToTimeout(stuck, start);
 				otherGaveUp = millisToTimeout(other, start);
 			}
-			System.out.println("[measure] one attempt's monitor held past its deadline: it gave up after " + stuckGaveUp
-					+ " ms (wait 1000 ms), another after " + otherGaveUp + " ms (wait 1200 ms)");
+			System.out.println("[measure] one acquisition's monitor held past its deadline: it gave up after "
+					+ stuckGaveUp + " ms (wait 1000 ms), another after " + otherGaveUp + " ms (wait 1200 ms)");
 			assertThat(stuckGaveUp).isGreaterThanOrEqualTo(1000L);
 			assertThat(otherGaveUp).isGreaterThanOrEqualTo(1200L);
 			// Once the monitor is free, the abandoned node goes.

@@ -18,12 +18,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An attempt that ends without the lock (its deadline, a try-once, a cancellation, closed
- * locks) removes the watchers it registered, as Curator's recipes do, while the holder it
- * waited for still holds: otherwise they pile up in the client behind a long holder, one
- * per attempt, and are set again on the server on every reconnection. ZooKeeper itself
- * keeps a watch until its node changes; what shows a watcher left in the client is the
- * watch it sets again when it reconnects.
+ * An acquisition that ends without the lock (its deadline, a try-once, a cancellation,
+ * closed locks) removes the watchers it registered, as Curator's recipes do, while the
+ * holder it waited for still holds: otherwise they pile up in the client behind a long
+ * holder, one per acquisition, and are set again on the server on every reconnection.
+ * ZooKeeper itself keeps a watch until its node changes; what shows a watcher left in the
+ * client is the watch it sets again when it reconnects.
  */
 class WatchRemovalTests {
 

@@ -47,9 +47,10 @@ final class DocumentedCurls {
 	/** Objects that a document may show in part: the health components. */
 	private static final Set<String> PARTIAL = Set.of("$.components");
 
-	private static final Pattern VOLATILE = Pattern.compile(".*\\.(connectString|sessionId|session|since|created"
-			+ "|fencingToken|sequence|thread|host|pid|epoch)|.*\\.(nodes|participants)\\[\\d+]\\.name"
-			+ "|\\$\\.(held|waiting)\\[\\d+]\\.holder" + "|.*\\.measurements\\[\\d+]\\.value");
+	private static final Pattern VOLATILE = Pattern
+		.compile(".*\\.(connectString|sessionId|session|acquiredAt|startedAt|createdAt|since"
+				+ "|fencingToken|sequence|thread|host|pid|epoch)|.*\\.(nodes|participants)\\[\\d+]\\.name"
+				+ "|\\$\\.(held|waiting)\\[\\d+]\\.holder" + "|.*\\.measurements\\[\\d+]\\.value");
 
 	private static final Pattern SAMPLE_URL = Pattern.compile("^(http://)?localhost:8080(/.*)$");
 
