@@ -84,12 +84,12 @@ public class DistlockEndpoint {
 	public LocksDescriptor locks() {
 		List<HeldLockDescriptor> held = this.locks.heldLocks()
 			.stream()
-			.sorted(Comparator.comparing(HeldLock::since))
+			.sorted(Comparator.comparing(HeldLock::acquiredAt))
 			.map(HeldLockDescriptor::of)
 			.toList();
 		List<WaitingAcquisitionDescriptor> waiting = this.locks.waitingAcquisitions()
 			.stream()
-			.sorted(Comparator.comparing(WaitingAcquisition::since))
+			.sorted(Comparator.comparing(WaitingAcquisition::startedAt))
 			.map(WaitingAcquisitionDescriptor::of)
 			.toList();
 		return new LocksDescriptor(held, waiting, groups(), jobs());
