@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  * }
  * </pre>
  *
- * This is the one place tests start a ZooKeeper server: {@link ZooKeeperExtension} and
- * the test kit's server are built on it.
+ * distlock's tests start their ZooKeeper servers here: {@link ZooKeeperExtension} and the
+ * test kit's server are built on it.
  */
 public final class ZooKeeperEnsemble implements AutoCloseable {
 
@@ -56,7 +57,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 		this.cluster = cluster;
 		this.specs = List.copyOf(specs);
 		this.running = new boolean[specs.size()];
-		java.util.Arrays.fill(this.running, true);
+		Arrays.fill(this.running, true);
 		this.systemPropertiesBeforeStart = systemPropertiesBeforeStart;
 	}
 

@@ -25,18 +25,16 @@ import io.github.distlock.curator.CuratorLocks;
  * fresh server it may stop and restart. Nodes and clients made during a test are closed
  * after it; those made in {@code @BeforeAll} live until the class is done.
  * <p>
- * A server is plain unless a test asks for more: an ensemble of several
- * ({@link #withServers}), a tick time ({@link #withTickTime}), configuration properties
- * ({@link #withServerProperty}), a TLS port ({@link #withTls}) or system properties while
- * it starts ({@link #withServerSystemProperty}). The servers are a
- * {@link ZooKeeperEnsemble}.
+ * A server is plain unless a test asks for more: a tick time ({@link #withTickTime}),
+ * configuration properties ({@link #withServerProperty}), a TLS port ({@link #withTls})
+ * or system properties while it starts ({@link #withServerSystemProperty}). It is a
+ * {@link ZooKeeperEnsemble} of one server; an ensemble of several is started with that
+ * class itself.
  */
 public final class ZooKeeperExtension
 		implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
 	private final NodeOptions options;
-
-	private int servers = 1;
 
 	private Duration tickTime;
 
@@ -80,15 +78,6 @@ public final class ZooKeeperExtension
 	/** As {@link #forFaults()}, with nodes made with the given options. */
 	public static ZooKeeperExtension forFaults(NodeOptions options) {
 		return new ZooKeeperExtension(options).withTickTime(Faults.TICK_TIME).closingQuietly();
-	}
-
-	/**
-	 * Start an ensemble of this many servers instead of a single one (see
-	 * {@link #ensemble()}).
-	 */
-	public ZooKeeperExtension withServers(int count) {
-		this.servers = count;
-		return this;
 	}
 
 	/**
@@ -185,15 +174,12 @@ public final class ZooKeeperExtension
 	}
 
 	private ZooKeeperEnsemble startServer() throws Exception {
-		ZooKeeperEnsemble.Builder builder = ZooKeeperEnsemble.builder().servers(this.servers);
+		ZooKeeperEnsemble.Builder builder = ZooKeeperEnsemble.builder();
 		if (this.tickTime != null) {
 			builder.tickTime(this.tickTime);
 		}
 		this.serverProperties.forEach(builder::serverProperty);
 		if (this.tls != null) {
-			if (this.servers != 1) {
-				throw new IllegalStateException("A secure client port is for a single server");
-			}
 			this.securePort = ZooKeeperEnsemble.distinctFreePort();
 			this.tls.call().serverProperties(this.securePort).forEach(builder::serverProperty);
 		}
@@ -205,7 +191,7 @@ public final class ZooKeeperExtension
 		this.ensemble.close();
 	}
 
-	/** The running servers, which a test may stop and restart. */
+	/** The running server, as a {@link ZooKeeperEnsemble} of one. */
 	public ZooKeeperEnsemble ensemble() {
 		return this.ensemble;
 	}
@@ -215,7 +201,7 @@ public final class ZooKeeperExtension
 		return this.ensemble.server();
 	}
 
-	/** The connect string of the running servers' plain client ports. */
+	/** The connect string of the running server's plain client port. */
 	public String connectString() {
 		return this.ensemble.connectString();
 	}

@@ -1,12 +1,13 @@
 /**
  * The test harness shared by distlock's own tests and its test kit
  * ({@code distlock-test}), with no Spring: real ZooKeeper servers, one or an ensemble
- * ({@link io.github.distlock.testsupport.ZooKeeperEnsemble}, the one place a test starts
- * a server: the kit's {@code TestZooKeeper} is built on it too), a JUnit extension on
- * them ({@link io.github.distlock.testsupport.ZooKeeperExtension}, with the named options
- * a test may need: a tick time, configuration properties, a TLS port), engine nodes with
- * sessions of their own ({@link io.github.distlock.testsupport.ZooKeeperNodes},
- * configured by {@link io.github.distlock.testsupport.NodeOptions}), fault injection
+ * ({@link io.github.distlock.testsupport.ZooKeeperEnsemble}, where distlock's tests start
+ * their servers: the kit's {@code TestZooKeeper} is built on it too), a JUnit extension
+ * on them ({@link io.github.distlock.testsupport.ZooKeeperExtension}, with the named
+ * options a test may need: a tick time, configuration properties, a TLS port), engine
+ * nodes with sessions of their own
+ * ({@link io.github.distlock.testsupport.ZooKeeperNodes}, configured by
+ * {@link io.github.distlock.testsupport.NodeOptions}), fault injection
  * ({@link io.github.distlock.testsupport.Faults}: a session ended on the server or
  * expired by its client; {@link io.github.distlock.testsupport.ServerState},
  * {@link io.github.distlock.testsupport.ServerWatches}), the network's faults through the
