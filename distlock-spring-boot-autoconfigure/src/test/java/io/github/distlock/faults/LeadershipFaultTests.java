@@ -25,6 +25,7 @@ import io.github.distlock.core.LeadershipRevokedEvent;
 import io.github.distlock.curator.CuratorLeadership;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperEnsemble;
 import io.github.distlock.testsupport.ZooKeeperNodes;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,22 +43,23 @@ class LeadershipFaultTests {
 
 	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
+	private ZooKeeperEnsemble servers;
+
 	private TestingCluster cluster;
 
 	private ZooKeeperNodes nodes;
 
 	@BeforeEach
 	void start() throws Exception {
-		this.cluster = new TestingCluster(Faults.shortSessionSpec(1), Faults.shortSessionSpec(2),
-				Faults.shortSessionSpec(3));
-		this.cluster.start();
+		this.servers = Faults.shortSessionServers(3);
+		this.cluster = this.servers.cluster();
 		this.nodes = new ZooKeeperNodes(Faults.NODES);
 	}
 
 	@AfterEach
 	void stop() throws Exception {
 		this.nodes.closeQuietly();
-		this.cluster.close();
+		this.servers.close();
 	}
 
 	private Node node(String name) {

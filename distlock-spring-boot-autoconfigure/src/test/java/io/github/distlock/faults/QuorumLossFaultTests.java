@@ -22,6 +22,7 @@ import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockShape;
 import io.github.distlock.testsupport.ServerWatches;
+import io.github.distlock.testsupport.ZooKeeperEnsemble;
 import io.github.distlock.testsupport.ZooKeeperNodes;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +39,8 @@ class QuorumLossFaultTests {
 	/** How late an acquisition may give up after its wait time. */
 	private static final long OVERRUN_BOUND_MILLIS = 150;
 
+	private ZooKeeperEnsemble servers;
+
 	private TestingCluster cluster;
 
 	private final ExecutorService callers = Executors.newCachedThreadPool();
@@ -47,9 +50,8 @@ class QuorumLossFaultTests {
 	@BeforeEach
 	void start() throws Exception {
 		ServerWatches.enable();
-		this.cluster = new TestingCluster(Faults.shortSessionSpec(1), Faults.shortSessionSpec(2),
-				Faults.shortSessionSpec(3));
-		this.cluster.start();
+		this.servers = Faults.shortSessionServers(3);
+		this.cluster = this.servers.cluster();
 		this.nodes = new ZooKeeperNodes(Faults.NODES);
 	}
 
@@ -57,7 +59,7 @@ class QuorumLossFaultTests {
 	void stop() throws Exception {
 		this.callers.shutdownNow();
 		this.nodes.closeQuietly();
-		this.cluster.close();
+		this.servers.close();
 	}
 
 	@Test

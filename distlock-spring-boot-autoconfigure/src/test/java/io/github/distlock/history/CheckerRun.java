@@ -31,6 +31,7 @@ import io.github.distlock.history.HoldRecord.Access;
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ServerWatches;
+import io.github.distlock.testsupport.ZooKeeperEnsemble;
 import io.github.distlock.testsupport.ZooKeeperNodes;
 
 /**
@@ -121,7 +122,8 @@ final class CheckerRun {
 		Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
 		long started = System.nanoTime();
 		FaultInjector faults;
-		try (Ensemble ensemble = Ensemble.start(this.settings.servers());
+		ServerWatches.enable();
+		try (ZooKeeperEnsemble ensemble = Faults.shortSessionServers(this.settings.servers());
 				TcpRelay relay = new TcpRelay(ensemble.port(0))) {
 			ZooKeeperNodes clients = new ZooKeeperNodes(Faults.NODES);
 			List<Thread> actors = new ArrayList<>();
@@ -301,9 +303,9 @@ final class CheckerRun {
 	}
 
 	/** Invariants 6 and 7 of docs/failure-model.md, once everything has come to rest. */
-	private void quiesce(Ensemble ensemble, TcpRelay relay) throws Exception {
+	private void quiesce(ZooKeeperEnsemble ensemble, TcpRelay relay) throws Exception {
 		relay.resume();
-		ensemble.restartAll();
+		ensemble.restart();
 		for (Node node : this.nodes) {
 			if (!within(Duration.ofSeconds(30), () -> node.client.getZookeeperClient().isConnected())) {
 				violation(node.name, 0, null, "quiescence: did not reconnect after the faults");

@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperEnsemble;
 
 /**
  * Injects random faults, drawn from its own seeded {@link Random}, every one to three
@@ -23,7 +24,7 @@ final class FaultInjector implements Runnable {
 
 	private final CheckerRun run;
 
-	private final Ensemble ensemble;
+	private final ZooKeeperEnsemble ensemble;
 
 	private final TcpRelay relay;
 
@@ -31,7 +32,7 @@ final class FaultInjector implements Runnable {
 
 	private final List<Window> windows = new ArrayList<>();
 
-	FaultInjector(CheckerRun run, Ensemble ensemble, TcpRelay relay, long seed) {
+	FaultInjector(CheckerRun run, ZooKeeperEnsemble ensemble, TcpRelay relay, long seed) {
 		this.run = run;
 		this.ensemble = ensemble;
 		this.relay = relay;
@@ -55,7 +56,7 @@ final class FaultInjector implements Runnable {
 		finally {
 			try {
 				this.relay.resume();
-				this.ensemble.restartAll();
+				this.ensemble.restart();
 			}
 			catch (Exception ex) {
 				this.run.violation("faults", 0, null,

@@ -5,7 +5,7 @@
  * {@link io.github.distlock.history.CheckerRun}: distlock nodes
  * ({@link io.github.distlock.history.DistlockActor}) and a raw Curator client
  * ({@link io.github.distlock.history.CuratorActor}) on an
- * {@link io.github.distlock.history.Ensemble} under the faults of a
+ * {@link io.github.distlock.testsupport.ZooKeeperEnsemble} under the faults of a
  * {@link io.github.distlock.history.FaultInjector}; every hold goes through
  * {@link io.github.distlock.history.FencedLocks}; the
  * {@link io.github.distlock.history.History} is judged by

@@ -25,6 +25,8 @@ import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -42,7 +44,7 @@ import static org.awaitility.Awaitility.await;
 class DistlockLockRegistryTests {
 
 	@RegisterExtension
-	final TestZooKeeper zookeeper = new TestZooKeeper();
+	final ZooKeeperExtension zookeeper = ZooKeeperExtension.forFaults();
 
 	private CuratorLocks node;
 
@@ -52,7 +54,7 @@ class DistlockLockRegistryTests {
 
 	@BeforeEach
 	void startNode() {
-		this.node = this.zookeeper.node();
+		this.node = this.zookeeper.newNode();
 		this.registry = new DistlockLockRegistry(this.node);
 	}
 
@@ -180,7 +182,7 @@ class DistlockLockRegistryTests {
 
 	@Test
 	void twoNodesExcludeEachOther() throws Exception {
-		assertWaiterGetsTheLockOnceReleased(this.registry, new DistlockLockRegistry(this.zookeeper.node()));
+		assertWaiterGetsTheLockOnceReleased(this.registry, new DistlockLockRegistry(this.zookeeper.newNode()));
 	}
 
 	private void assertWaiterGetsTheLockOnceReleased(DistlockLockRegistry first, DistlockLockRegistry second)
@@ -218,7 +220,7 @@ class DistlockLockRegistryTests {
 		Lock lock = this.registry.obtain("orders");
 		lock.lock();
 		try {
-			DistlockLockRegistry otherNode = new DistlockLockRegistry(this.zookeeper.node());
+			DistlockLockRegistry otherNode = new DistlockLockRegistry(this.zookeeper.newNode());
 			assertThat(this.threads.submit(() -> otherNode.obtain("orders").tryLock()).get(10, TimeUnit.SECONDS))
 				.isFalse();
 		}
@@ -253,7 +255,7 @@ class DistlockLockRegistryTests {
 
 	@Test
 	void executeLockedTimesOutWithSpringIntegrationsMessageWhileAnotherNodeHolds() throws Exception {
-		Lock lock = new DistlockLockRegistry(this.zookeeper.node()).obtain("orders");
+		Lock lock = new DistlockLockRegistry(this.zookeeper.newNode()).obtain("orders");
 		lock.lock();
 		try {
 			Duration wait = Duration.ofMillis(100);
@@ -336,7 +338,7 @@ class DistlockLockRegistryTests {
 
 	@Test
 	void lockInterruptiblyEndsOnAnInterruptAndLeavesNoLockNode() throws Exception {
-		Lock held = new DistlockLockRegistry(this.zookeeper.node()).obtain("orders");
+		Lock held = new DistlockLockRegistry(this.zookeeper.newNode()).obtain("orders");
 		held.lock();
 		AtomicReference<Thread> waiter = new AtomicReference<>();
 		CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
@@ -361,7 +363,7 @@ class DistlockLockRegistryTests {
 
 	@Test
 	void lockKeepsWaitingThroughAnInterruptAndKeepsTheFlag() throws Exception {
-		Lock held = new DistlockLockRegistry(this.zookeeper.node()).obtain("orders");
+		Lock held = new DistlockLockRegistry(this.zookeeper.newNode()).obtain("orders");
 		held.lock();
 		AtomicReference<Thread> waiter = new AtomicReference<>();
 		CompletableFuture<Boolean> interruptedWhenLocked = CompletableFuture.supplyAsync(() -> {
@@ -424,7 +426,7 @@ class DistlockLockRegistryTests {
 	void lockLostWhileHeldIsNotReenteredAndFailsAtUnlockAsSpringIntegrationsRegistriesDo() throws Exception {
 		Lock lock = this.registry.obtain("orders");
 		lock.lock();
-		TestZooKeeper.killSession(this.node);
+		Faults.killSession(this.node.client());
 		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !LockContext.current().isHeld());
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> lock.tryLock(1, TimeUnit.SECONDS))
 			.withMessageContaining("is not handed out again");
@@ -440,7 +442,7 @@ class DistlockLockRegistryTests {
 	void anotherThreadTakesALostLockWhileItsOldOwnerHasNotUnlockedAndEachUnlocksItsOwn() throws Exception {
 		Lock lock = this.registry.obtain("orders");
 		lock.lock();
-		TestZooKeeper.killSession(this.node);
+		Faults.killSession(this.node.client());
 		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !LockContext.current().isHeld());
 		CountDownLatch taken = new CountDownLatch(1);
 		CountDownLatch released = new CountDownLatch(1);

@@ -19,6 +19,8 @@ import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.relay.TcpRelay;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -35,7 +37,7 @@ class FaultTests {
 	private static final Duration DEADLINE_SLACK = Duration.ofMillis(150);
 
 	@RegisterExtension
-	final TestZooKeeper zookeeper = new TestZooKeeper();
+	final ZooKeeperExtension zookeeper = ZooKeeperExtension.forFaults();
 
 	private final ExecutorService threads = Executors.newCachedThreadPool();
 
@@ -46,11 +48,11 @@ class FaultTests {
 
 	@Test
 	void tryLockOnASilentNetworkReturnsFalseByItsDeadline() throws Exception {
-		Lock held = new DistlockLockRegistry(this.zookeeper.node()).obtain("orders");
+		Lock held = new DistlockLockRegistry(this.zookeeper.newNode()).obtain("orders");
 		held.lock();
 		try {
-			TcpRelay relay = this.zookeeper.register(new TcpRelay(this.zookeeper.server().getPort()));
-			CuratorLocks cutOff = this.zookeeper.node(relay.getConnectString(), ConnectionLossPolicy.SUSPENDED);
+			TcpRelay relay = this.zookeeper.nodes().register(new TcpRelay(this.zookeeper.server().getPort()));
+			CuratorLocks cutOff = this.zookeeper.newNode(relay.getConnectString());
 			assertThat(cutOff.client().blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 			Lock lock = new DistlockLockRegistry(cutOff).obtain("orders");
 			relay.pause();
@@ -67,10 +69,10 @@ class FaultTests {
 
 	@Test
 	void aDeadHoldersLockGoesToAnotherNodeWithinTheSessionTimeout() throws Exception {
-		CuratorLocks holderNode = this.zookeeper.node();
+		CuratorLocks holderNode = this.zookeeper.newNode();
 		Lock held = new DistlockLockRegistry(holderNode).obtain("orders");
 		held.lock();
-		Lock waiting = new DistlockLockRegistry(this.zookeeper.node()).obtain("orders");
+		Lock waiting = new DistlockLockRegistry(this.zookeeper.newNode()).obtain("orders");
 		CountDownLatch started = new CountDownLatch(1);
 		AtomicReference<Long> lockedAt = new AtomicReference<>();
 		Future<Boolean> waiter = this.threads.submit(() -> {
@@ -83,10 +85,10 @@ class FaultTests {
 			return false;
 		});
 		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-		TestZooKeeper.killSession(holderNode);
+		Faults.killSession(holderNode.client());
 		long killed = System.nanoTime();
 		assertThat(waiter.get(30, TimeUnit.SECONDS)).isTrue();
-		assertThat(Duration.ofNanos(lockedAt.get() - killed)).isLessThan(TestZooKeeper.SESSION_TIMEOUT);
+		assertThat(Duration.ofNanos(lockedAt.get() - killed)).isLessThan(this.zookeeper.options().sessionTimeout());
 		// The old holder learns of it once its client talks to the server again.
 		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !LockContext.current().isHeld());
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(held::lock);
@@ -102,7 +104,7 @@ class FaultTests {
 	 */
 	@Test
 	void withTheServerDownDeadlinesAndInterruptsHoldAndAHeldLockOutlivesTheOutageUnderPolicyLost() throws Exception {
-		CuratorLocks node = this.zookeeper.node(ConnectionLossPolicy.LOST);
+		CuratorLocks node = this.zookeeper.newNode(ConnectionLossPolicy.LOST);
 		DistlockLockRegistry registry = new DistlockLockRegistry(node);
 		Lock orders = registry.obtain("orders");
 		orders.lock();
@@ -136,7 +138,7 @@ class FaultTests {
 
 	@Test
 	void underTheDefaultPolicyALockHeldAcrossAnOutageIsLostAndReportedAtUnlock() throws Exception {
-		DistlockLockRegistry registry = new DistlockLockRegistry(this.zookeeper.node());
+		DistlockLockRegistry registry = new DistlockLockRegistry(this.zookeeper.newNode());
 		Lock orders = registry.obtain("orders");
 		orders.lock();
 		this.zookeeper.server().stop();

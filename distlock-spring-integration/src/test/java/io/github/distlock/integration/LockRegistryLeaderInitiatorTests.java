@@ -19,6 +19,8 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,7 +37,7 @@ class LockRegistryLeaderInitiatorTests {
 	private static final String ROLE = "billing";
 
 	@RegisterExtension
-	final TestZooKeeper zookeeper = new TestZooKeeper();
+	final ZooKeeperExtension zookeeper = ZooKeeperExtension.forFaults();
 
 	private final List<LockRegistryLeaderInitiator> initiators = new ArrayList<>();
 
@@ -53,7 +55,7 @@ class LockRegistryLeaderInitiatorTests {
 	@Test
 	void startAndStop() throws Exception {
 		Events events = new Events();
-		LockRegistryLeaderInitiator initiator = initiator(this.zookeeper.node(), events);
+		LockRegistryLeaderInitiator initiator = initiator(this.zookeeper.newNode(), events);
 		assertThat(initiator.getContext().isLeader()).isFalse();
 		initiator.start();
 		assertThat(initiator.isRunning()).isTrue();
@@ -72,7 +74,7 @@ class LockRegistryLeaderInitiatorTests {
 		List<Events> events = List.of(new Events(), new Events(), new Events());
 		List<LockRegistryLeaderInitiator> nodes = new ArrayList<>();
 		for (Events each : events) {
-			nodes.add(initiator(this.zookeeper.node(), each));
+			nodes.add(initiator(this.zookeeper.newNode(), each));
 		}
 		nodes.forEach(LockRegistryLeaderInitiator::start);
 		await().atMost(Duration.ofSeconds(10)).until(() -> leaders(nodes) == 1);
@@ -96,10 +98,10 @@ class LockRegistryLeaderInitiatorTests {
 	void aLeaderThatYieldsHandsOverToTheOtherNode() throws Exception {
 		Events firstEvents = new Events();
 		Events secondEvents = new Events();
-		LockRegistryLeaderInitiator first = initiator(this.zookeeper.node(), firstEvents);
+		LockRegistryLeaderInitiator first = initiator(this.zookeeper.newNode(), firstEvents);
 		first.start();
 		assertThat(firstEvents.granted.await(10, TimeUnit.SECONDS)).isTrue();
-		LockRegistryLeaderInitiator second = initiator(this.zookeeper.node(), secondEvents);
+		LockRegistryLeaderInitiator second = initiator(this.zookeeper.newNode(), secondEvents);
 		second.start();
 		first.getContext().yield();
 		assertThat(firstEvents.revoked.await(10, TimeUnit.SECONDS)).isTrue();
@@ -112,10 +114,10 @@ class LockRegistryLeaderInitiatorTests {
 	void failedAttemptsArePublishedWhileAnotherNodeLeads() throws Exception {
 		Events leaderEvents = new Events();
 		Events otherEvents = new Events();
-		LockRegistryLeaderInitiator leader = initiator(this.zookeeper.node(), leaderEvents);
+		LockRegistryLeaderInitiator leader = initiator(this.zookeeper.newNode(), leaderEvents);
 		leader.start();
 		assertThat(leaderEvents.granted.await(10, TimeUnit.SECONDS)).isTrue();
-		LockRegistryLeaderInitiator other = initiator(this.zookeeper.node(), otherEvents);
+		LockRegistryLeaderInitiator other = initiator(this.zookeeper.newNode(), otherEvents);
 		other.setPublishFailedEvents(true);
 		other.start();
 		assertThat(otherEvents.failedToAcquire.await(10, TimeUnit.SECONDS)).isTrue();
@@ -128,16 +130,16 @@ class LockRegistryLeaderInitiatorTests {
 	void aLeaderWhoseSessionEndsIsRevokedAndAnotherNodeLeadsWithinTheSessionTimeout() throws Exception {
 		Events firstEvents = new Events();
 		Events secondEvents = new Events();
-		CuratorLocks firstNode = this.zookeeper.node();
+		CuratorLocks firstNode = this.zookeeper.newNode();
 		LockRegistryLeaderInitiator first = initiator(firstNode, firstEvents);
 		first.start();
 		assertThat(firstEvents.granted.await(10, TimeUnit.SECONDS)).isTrue();
-		LockRegistryLeaderInitiator second = initiator(this.zookeeper.node(), secondEvents);
+		LockRegistryLeaderInitiator second = initiator(this.zookeeper.newNode(), secondEvents);
 		second.start();
-		TestZooKeeper.killSession(firstNode);
+		Faults.killSession(firstNode.client());
 		long killed = System.nanoTime();
 		assertThat(secondEvents.granted.await(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(TestZooKeeper.SESSION_TIMEOUT);
+		assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(this.zookeeper.options().sessionTimeout());
 		assertThat(firstEvents.revoked.await(10, TimeUnit.SECONDS)).as("the old leader learns it lost").isTrue();
 		await().atMost(Duration.ofSeconds(5)).until(() -> !first.getContext().isLeader());
 		await().during(Duration.ofMillis(1000))

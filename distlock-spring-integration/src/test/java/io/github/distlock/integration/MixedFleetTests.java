@@ -20,6 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
 
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperExtension;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -33,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MixedFleetTests {
 
 	@RegisterExtension
-	final TestZooKeeper zookeeper = new TestZooKeeper();
+	final ZooKeeperExtension zookeeper = ZooKeeperExtension.forFaults();
 
 	private ZookeeperLockRegistry oldInstance;
 
@@ -43,11 +46,12 @@ class MixedFleetTests {
 
 	@BeforeEach
 	void startBothVersions() {
-		CuratorFramework client = this.zookeeper.rawClient();
+		CuratorFramework client = this.zookeeper.nodes()
+			.client(this.zookeeper.connectString(), this.zookeeper.options().withNamespace(null));
 		this.oldInstance = new ZookeeperLockRegistry(client,
-				"/" + TestZooKeeper.NAMESPACE + "/mutex/" + DistlockLockRegistry.DEFAULT_ROOT);
-		this.zookeeper.register(this.oldInstance::destroy);
-		this.newInstance = new DistlockLockRegistry(this.zookeeper.node());
+				"/" + Faults.NAMESPACE + "/mutex/" + DistlockLockRegistry.DEFAULT_ROOT);
+		this.zookeeper.nodes().register(this.oldInstance::destroy);
+		this.newInstance = new DistlockLockRegistry(this.zookeeper.newNode());
 	}
 
 	@AfterEach

@@ -1,15 +1,12 @@
 package io.github.distlock.testsupport;
 
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.InstanceSpec;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -21,9 +18,9 @@ import io.github.distlock.core.LockTimeoutException;
  * time, and session expiry on demand. A server stopping and restarting is
  * {@link ZooKeeperExtension#server()}'s {@code stop()} and {@code restart()}; a network
  * that stops forwarding or drops connections is a
- * {@link io.github.distlock.relay.TcpRelay}; ensembles are curator-test's
- * {@code TestingCluster} made of {@link #shortSessionSpec(int)} servers, with
- * {@link ZooKeeperNodes} of {@link #NODES} on them.
+ * {@link io.github.distlock.relay.TcpRelay}; ensembles are
+ * {@link #shortSessionServers(int)}, with {@link ZooKeeperNodes} of {@link #NODES} on
+ * them.
  */
 public final class Faults {
 
@@ -40,33 +37,21 @@ public final class Faults {
 	public static final NodeOptions NODES = new NodeOptions(NAMESPACE, Duration.ofMillis(SESSION_TIMEOUT_MS),
 			Duration.ofSeconds(2), "faults", ConnectionLossPolicy.SUSPENDED, Duration.ofSeconds(5));
 
-	private static final Set<Integer> PORTS_HANDED_OUT = ConcurrentHashMap.newKeySet();
+	/**
+	 * Tick time of the fault tests' servers: ZooKeeper grants sessions between 2 and 20
+	 * ticks, so {@link #SESSION_TIMEOUT_MS} is granted.
+	 */
+	public static final Duration TICK_TIME = Duration.ofMillis(250);
 
 	private Faults() {
 	}
 
 	/**
-	 * Spec of a server whose tick time allows short sessions (ZooKeeper grants between 2
-	 * and 20 ticks).
-	 * @param serverId the server's id in an ensemble, -1 for a single server
+	 * Start servers whose tick time allows short sessions: one, or an ensemble.
+	 * @param servers how many
 	 */
-	public static InstanceSpec shortSessionSpec(int serverId) {
-		return new InstanceSpec(null, distinctFreePort(), distinctFreePort(), distinctFreePort(), true, serverId, 250,
-				-1);
-	}
-
-	/**
-	 * A free port this JVM has not handed out before. curator-test draws each port of a
-	 * spec on its own, so two of an ensemble's ports can be the same one, and the server
-	 * then refuses its configuration ("Client and election port must be different").
-	 */
-	static int distinctFreePort() {
-		while (true) {
-			int port = InstanceSpec.getRandomPort();
-			if (PORTS_HANDED_OUT.add(port)) {
-				return port;
-			}
-		}
+	public static ZooKeeperEnsemble shortSessionServers(int servers) throws Exception {
+		return ZooKeeperEnsemble.builder().servers(servers).tickTime(TICK_TIME).start();
 	}
 
 	/**

@@ -4,13 +4,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -28,19 +25,18 @@ import io.github.distlock.curator.CuratorLocks;
  * fresh server it may stop and restart. Nodes and clients made during a test are closed
  * after it; those made in {@code @BeforeAll} live until the class is done.
  * <p>
- * A server is plain unless a test asks for more: a spec of its own
- * ({@link #withServerSpec}), a tick time ({@link #withTickTime}), configuration
- * properties ({@link #withServerProperty}), a TLS port ({@link #withTls}) or system
- * properties while it starts ({@link #withServerSystemProperty}).
+ * A server is plain unless a test asks for more: a tick time ({@link #withTickTime}),
+ * configuration properties ({@link #withServerProperty}), a TLS port ({@link #withTls})
+ * or system properties while it starts ({@link #withServerSystemProperty}). It is a
+ * {@link ZooKeeperEnsemble} of one server; an ensemble of several is started with that
+ * class itself.
  */
 public final class ZooKeeperExtension
 		implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
 	private final NodeOptions options;
 
-	private Supplier<InstanceSpec> serverSpec;
-
-	private int tickTimeMillis = -1;
+	private Duration tickTime;
 
 	private final Map<String, Object> serverProperties = new LinkedHashMap<>();
 
@@ -50,11 +46,9 @@ public final class ZooKeeperExtension
 
 	private final Map<String, String> serverSystemProperties = new LinkedHashMap<>();
 
-	private Properties systemPropertiesBeforeStart;
-
 	private boolean closeQuietly;
 
-	private TestingServer server;
+	private ZooKeeperEnsemble ensemble;
 
 	private boolean perClass;
 
@@ -83,13 +77,7 @@ public final class ZooKeeperExtension
 
 	/** As {@link #forFaults()}, with nodes made with the given options. */
 	public static ZooKeeperExtension forFaults(NodeOptions options) {
-		return new ZooKeeperExtension(options).withServerSpec(() -> Faults.shortSessionSpec(-1)).closingQuietly();
-	}
-
-	/** Start each server from a spec from this supplier (a spec picks its ports). */
-	public ZooKeeperExtension withServerSpec(Supplier<InstanceSpec> serverSpec) {
-		this.serverSpec = serverSpec;
-		return this;
+		return new ZooKeeperExtension(options).withTickTime(Faults.TICK_TIME).closingQuietly();
 	}
 
 	/**
@@ -97,7 +85,7 @@ public final class ZooKeeperExtension
 	 * and 20 ticks, whatever the client asks for.
 	 */
 	public ZooKeeperExtension withTickTime(Duration tickTime) {
-		this.tickTimeMillis = (int) tickTime.toMillis();
+		this.tickTime = tickTime;
 		return this;
 	}
 
@@ -111,7 +99,7 @@ public final class ZooKeeperExtension
 	}
 
 	/**
-	 * Open a secure client port on each server besides its plain one, on Netty, with TLS
+	 * Open a secure client port on the server besides its plain one, on Netty, with TLS
 	 * from the given stores (without client authentication). The stores are asked for
 	 * before each server starts, so they may be made then (in a {@code @TempDir}, which
 	 * JUnit fills before this extension starts a server). See {@link #securePort()}.
@@ -142,13 +130,13 @@ public final class ZooKeeperExtension
 	@Override
 	public void beforeAll(ExtensionContext context) throws Exception {
 		this.perClass = true;
-		this.server = startServer();
+		this.ensemble = startServer();
 	}
 
 	@Override
 	public void beforeEach(ExtensionContext context) throws Exception {
 		if (!this.perClass) {
-			this.server = startServer();
+			this.ensemble = startServer();
 		}
 		this.testNodes = new ZooKeeperNodes(this.options);
 	}
@@ -185,69 +173,37 @@ public final class ZooKeeperExtension
 		}
 	}
 
-	private TestingServer startServer() throws Exception {
-		InstanceSpec spec = serverSpec();
-		if (!this.serverProperties.isEmpty() || this.tls != null) {
-			// ZooKeeper's server turns configuration keys it does not know
-			// (ssl.*, serverCnxnFactory) into JVM-wide zookeeper.* system
-			// properties: they are put back when the server closes.
-			this.systemPropertiesBeforeStart = (Properties) System.getProperties().clone();
+	private ZooKeeperEnsemble startServer() throws Exception {
+		ZooKeeperEnsemble.Builder builder = ZooKeeperEnsemble.builder();
+		if (this.tickTime != null) {
+			builder.tickTime(this.tickTime);
 		}
-		Map<String, String> previous = new LinkedHashMap<>();
-		this.serverSystemProperties.forEach((key, value) -> previous.put(key, System.setProperty(key, value)));
-		try {
-			return (spec != null) ? new TestingServer(spec, true) : new TestingServer(true);
-		}
-		finally {
-			previous.forEach((key, value) -> {
-				if (value == null) {
-					System.clearProperty(key);
-				}
-				else {
-					System.setProperty(key, value);
-				}
-			});
-		}
-	}
-
-	private InstanceSpec serverSpec() throws Exception {
-		if (this.serverSpec != null) {
-			if (this.tickTimeMillis != -1 || !this.serverProperties.isEmpty() || this.tls != null) {
-				throw new IllegalStateException("A server spec of its own takes no tick time, properties or TLS");
-			}
-			return this.serverSpec.get();
-		}
-		if (this.tickTimeMillis == -1 && this.serverProperties.isEmpty() && this.tls == null) {
-			return null;
-		}
-		Map<String, Object> properties = new LinkedHashMap<>(this.serverProperties);
+		this.serverProperties.forEach(builder::serverProperty);
 		if (this.tls != null) {
-			this.securePort = InstanceSpec.getRandomPort();
-			properties.putAll(this.tls.call().serverProperties(this.securePort));
+			this.securePort = ZooKeeperEnsemble.distinctFreePort();
+			this.tls.call().serverProperties(this.securePort).forEach(builder::serverProperty);
 		}
-		return new InstanceSpec(null, -1, -1, -1, true, -1, this.tickTimeMillis, -1, properties);
+		this.serverSystemProperties.forEach(builder::systemPropertyWhileStarting);
+		return builder.start();
 	}
 
 	private void closeServer() throws Exception {
-		try {
-			this.server.close();
-		}
-		finally {
-			if (this.systemPropertiesBeforeStart != null) {
-				System.setProperties(this.systemPropertiesBeforeStart);
-				this.systemPropertiesBeforeStart = null;
-			}
-		}
+		this.ensemble.close();
+	}
+
+	/** The running server, as a {@link ZooKeeperEnsemble} of one. */
+	public ZooKeeperEnsemble ensemble() {
+		return this.ensemble;
 	}
 
 	/** The running server, which a test may stop and restart. */
 	public TestingServer server() {
-		return this.server;
+		return this.ensemble.server();
 	}
 
 	/** The connect string of the running server's plain client port. */
 	public String connectString() {
-		return this.server.getConnectString();
+		return this.ensemble.connectString();
 	}
 
 	/** The secure client port of the running server, opened by {@link #withTls}. */

@@ -31,8 +31,16 @@ public final class ZooKeeperNodes implements AutoCloseable {
 	}
 
 	/** Start a raw client with a session of its own. */
-	public synchronized CuratorFramework client(String connectString) {
-		CuratorFramework client = this.options.startClient(connectString);
+	public CuratorFramework client(String connectString) {
+		return client(connectString, this.options);
+	}
+
+	/**
+	 * Start a raw client with options of its own, such as a namespace of {@code null} for
+	 * ZooKeeper's root.
+	 */
+	public synchronized CuratorFramework client(String connectString, NodeOptions options) {
+		CuratorFramework client = options.startClient(connectString);
 		this.closeables.add(client);
 		return client;
 	}

@@ -1,11 +1,9 @@
 package io.github.distlock.test;
 
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -17,13 +15,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
-import org.apache.curator.test.ZooKeeperServerEmbeddedAdapter;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.server.ZooKeeperServer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -34,6 +28,7 @@ import io.github.distlock.core.LockState;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperEnsemble;
 
 /**
  * A real ZooKeeper server for tests (curator-test's {@link TestingServer}, in the test's
@@ -61,7 +56,7 @@ public final class TestZooKeeper implements AutoCloseable {
 
 	private final Duration sessionTimeout;
 
-	private final TestingServer server;
+	private final ZooKeeperEnsemble server;
 
 	private final List<DistlockNode> nodes = new CopyOnWriteArrayList<>();
 
@@ -71,7 +66,7 @@ public final class TestZooKeeper implements AutoCloseable {
 
 	private volatile boolean running;
 
-	private TestZooKeeper(Duration sessionTimeout, TestingServer server) {
+	private TestZooKeeper(Duration sessionTimeout, ZooKeeperEnsemble server) {
 		this.sessionTimeout = sessionTimeout;
 		this.server = server;
 		this.running = true;
@@ -88,15 +83,9 @@ public final class TestZooKeeper implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static TestZooKeeper start(Duration sessionTimeout) {
-		long millis = sessionTimeout.toMillis();
-		if (millis < 200) {
-			throw new IllegalArgumentException("A session timeout of at least 200ms is needed, not " + sessionTimeout);
-		}
-		// ZooKeeper grants sessions between 2 and 20 ticks.
-		int tickTime = (int) Math.max(50, millis / 12);
+		ZooKeeperEnsemble.Builder server = ZooKeeperEnsemble.builder().sessionTimeout(sessionTimeout);
 		try {
-			InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, tickTime, -1);
-			return new TestZooKeeper(sessionTimeout, new TestingServer(spec, true));
+			return new TestZooKeeper(sessionTimeout, server.start());
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not start a ZooKeeper server for tests", ex);
@@ -110,12 +99,12 @@ public final class TestZooKeeper implements AutoCloseable {
 
 	/** The connect string of the server itself (not through a relay). */
 	public String getConnectString() {
-		return this.server.getConnectString();
+		return this.server.connectString();
 	}
 
 	/** The port of the server. */
 	public int getPort() {
-		return this.server.getPort();
+		return this.server.port();
 	}
 
 	/** The session timeout the nodes ask for. */
@@ -402,7 +391,7 @@ public final class TestZooKeeper implements AutoCloseable {
 		try {
 			this.server.stop();
 		}
-		catch (java.io.IOException ex) {
+		catch (Exception ex) {
 			throw new IllegalStateException("Could not stop the ZooKeeper server", ex);
 		}
 		this.running = false;
@@ -510,9 +499,7 @@ public final class TestZooKeeper implements AutoCloseable {
 	 * @param sessionId the session's id
 	 */
 	public boolean hasSession(long sessionId) {
-		ZooKeeperServer zooKeeperServer = zooKeeperServer();
-		return zooKeeperServer.getSessionTracker().isTrackingSession(sessionId)
-				|| zooKeeperServer.getZKDatabase().getSessionWithTimeOuts().containsKey(sessionId);
+		return this.server.hasSession(sessionId);
 	}
 
 	/**
@@ -549,7 +536,7 @@ public final class TestZooKeeper implements AutoCloseable {
 				if (namespace.equals("zookeeper")) {
 					continue;
 				}
-				for (String child : children(client, "/" + namespace)) {
+				for (String child : Faults.children(client, "/" + namespace)) {
 					try {
 						client.delete().deletingChildrenIfNeeded().forPath("/" + namespace + "/" + child);
 					}
@@ -561,15 +548,6 @@ public final class TestZooKeeper implements AutoCloseable {
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not clean the ZooKeeper server", ex);
-		}
-	}
-
-	private static List<String> children(CuratorFramework client, String path) throws Exception {
-		try {
-			return client.getChildren().forPath(path);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
 		}
 	}
 
@@ -610,39 +588,6 @@ public final class TestZooKeeper implements AutoCloseable {
 			throw new IllegalStateException(ex);
 		}
 		return client;
-	}
-
-	private ZooKeeperServer zooKeeperServer() {
-		// curator-test keeps the server to itself: its main runs either ZooKeeper's
-		// embedded server (whose connection factory knows the server) or its own main.
-		Object main = field(field(this.server, "testingZooKeeperServer"), "main");
-		Object zooKeeperServer = (main instanceof ZooKeeperServerEmbeddedAdapter adapter)
-				? adapter.getServerCnxnFactory().getZooKeeperServer() : field(main, "zkServer");
-		if (!(zooKeeperServer instanceof ZooKeeperServer server)) {
-			throw new IllegalStateException("The ZooKeeper server is not running");
-		}
-		return server;
-	}
-
-	private static @Nullable Object field(@Nullable Object target, String name) {
-		if (target == null) {
-			return null;
-		}
-		for (Class<?> type = target.getClass(); type != null; type = type.getSuperclass()) {
-			try {
-				Field field = type.getDeclaredField(name);
-				field.setAccessible(true);
-				return field.get(target);
-			}
-			catch (NoSuchFieldException ex) {
-				// look in the superclass
-			}
-			catch (ReflectiveOperationException ex) {
-				throw new IllegalStateException("Cannot read " + name + " of " + type, ex);
-			}
-		}
-		throw new IllegalStateException("No field " + name + " in " + target.getClass()
-				+ ": this curator-test version is not the one the kit was built with");
 	}
 
 	/** Close every node the kit started, then stop the server and delete its data. */

@@ -3,10 +3,8 @@ package io.github.distlock.integration.autoconfigure;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -20,6 +18,7 @@ import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.Locks;
 import io.github.distlock.integration.DistlockLockRegistry;
+import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,23 +29,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DistlockLockRegistryAutoConfigurationTests {
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(DistlockLockRegistryAutoConfiguration.class, DistlockAutoConfiguration.class))
-		.withPropertyValues("distlock.zookeeper.connect-string=" + server.getConnectString(),
+		.withPropertyValues("distlock.zookeeper.connect-string=" + zookeeper.connectString(),
 				"distlock.zookeeper.session-timeout=5s", "distlock.zookeeper.connection-timeout=3s");
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void registersARegistryOnTheApplicationsLocks() {
