@@ -56,6 +56,10 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
 
+	// Guards closed with the joins that check it: a join that passed the check is done
+	// before close leaves every group, so close leaves its group too.
+	private final Object lifecycle = new Object();
+
 	private volatile boolean closed;
 
 	/**
@@ -94,11 +98,13 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	@Override
 	public void join(String group) {
-		if (this.closed) {
-			throw new LockAcquisitionException(
-					"Cannot join group '" + group + "': the leader election of this client was closed", null);
+		synchronized (this.lifecycle) {
+			if (this.closed) {
+				throw new LockAcquisitionException(
+						"Cannot join group '" + group + "': the leader election of this client was closed", null);
+			}
+			participant(group).join();
 		}
-		participant(group).join();
 	}
 
 	@Override
@@ -140,11 +146,14 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	@Override
 	public CompletableFuture<Long> awaitLeadership(String group) {
-		if (this.closed) {
-			return CompletableFuture.failedFuture(new LockAcquisitionException(
-					"Cannot wait to lead group '" + group + "': the leader election of this client was closed", null));
+		synchronized (this.lifecycle) {
+			if (this.closed) {
+				return CompletableFuture.failedFuture(new LockAcquisitionException(
+						"Cannot wait to lead group '" + group + "': the leader election of this client was closed",
+						null));
+			}
+			return participant(group).awaitLeadership();
 		}
-		return participant(group).awaitLeadership();
 	}
 
 	@Override
@@ -271,9 +280,13 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
+		List<Participant> leaving;
+		synchronized (this.lifecycle) {
+			this.closed = true;
+			leaving = new ArrayList<>(this.participants.values());
+		}
 		List<CompletableFuture<Void>> deletes = new ArrayList<>();
-		for (Participant participant : this.participants.values()) {
+		for (Participant participant : leaving) {
 			deletes.add(participant.leave());
 		}
 		try {

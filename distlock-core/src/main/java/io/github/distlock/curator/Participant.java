@@ -55,6 +55,9 @@ final class Participant implements QueuePosition.Owner {
 	 */
 	static final Duration DRAIN = Duration.ofSeconds(10);
 
+	/** Pause before a stalled read tries again on a connection that is back. */
+	private static final Duration STALL_RETRY = Duration.ofMillis(50);
+
 	/** Pause while the namespace node is made sure of. */
 	private static final Duration NOT_READY = Duration.ofMillis(50);
 
@@ -365,7 +368,18 @@ final class Participant implements QueuePosition.Owner {
 
 	@Override
 	public void stalled(QueuePosition position) {
-		// Resumed when the connection returns.
+		if (this.engine.session().isConnected()) {
+			// The connection came back before this answer did: its event may have been
+			// seen already, so do not wait for the next one.
+			this.engine.threads().requestAfter(STALL_RETRY, () -> {
+				synchronized (this) {
+					if (position == this.position && this.joined) {
+						position.resume();
+					}
+				}
+			});
+		}
+		// Otherwise resumed when the connection returns.
 	}
 
 	@Override
@@ -414,7 +428,7 @@ final class Participant implements QueuePosition.Owner {
 					}
 					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
 					if (SessionWatch.isConnectionProblem(code)) {
-						// Looked at again on the next reconnection.
+						recheckLater(node);
 						return;
 					}
 					List<String> children = (code == KeeperException.Code.OK) ? event.getChildren() : List.of();
@@ -430,6 +444,24 @@ final class Participant implements QueuePosition.Owner {
 		}
 	}
 
+	/**
+	 * A read of the recheck failed for want of a connection: the next reconnection reads
+	 * again, unless the connection came back before this answer did (its event may have
+	 * been seen already).
+	 */
+	private void recheckLater(LockNode node) {
+		if (!this.engine.session().isConnected()) {
+			return;
+		}
+		this.engine.threads().requestAfter(STALL_RETRY, () -> {
+			synchronized (this) {
+				if (this.node == node && this.joined && this.engine.session().isConnected()) {
+					recheck(node);
+				}
+			}
+		});
+	}
+
 	/** The queue was read again, and the creation order of its nodes is known. */
 	private void rechecked(LockNode node, CreationOrder order, KeeperException.Code code, List<String> children) {
 		synchronized (this) {
@@ -437,7 +469,7 @@ final class Participant implements QueuePosition.Owner {
 				return;
 			}
 			if (SessionWatch.isConnectionProblem(code)) {
-				// Looked at again on the next reconnection.
+				recheckLater(node);
 				return;
 			}
 			QueueDriver.Verdict verdict = (code == KeeperException.Code.OK)
