@@ -39,10 +39,11 @@ import io.github.distlock.core.LockState;
  * {@code LeaderLatch}'s reset does (a server may keep that session a while longer).</li>
  * </ul>
  * No thread is kept per participant: everything is driven by ZooKeeper's answers and
- * watches and by connection-state events. State is guarded by this object's monitor,
- * which also guards its position.
+ * watches and by the connection's events, which the {@link SessionWatch} tells it, as it
+ * tells the holds and acquisitions of the same session. State is guarded by this object's
+ * monitor, which also guards its position.
  */
-final class Participant implements QueuePosition.Owner {
+final class Participant implements QueuePosition.Owner, SessionBound {
 
 	private static final Logger logger = LoggerFactory.getLogger(Participant.class);
 
@@ -264,7 +265,8 @@ final class Participant implements QueuePosition.Owner {
 
 	// The connection
 
-	synchronized void suspended() {
+	@Override
+	public synchronized void suspended() {
 		if (!this.leading || this.inDoubt) {
 			return;
 		}
@@ -276,7 +278,8 @@ final class Participant implements QueuePosition.Owner {
 		}
 	}
 
-	synchronized void lost() {
+	@Override
+	public synchronized void lost() {
 		// Our node dies with the session, but a server that still keeps the session (a
 		// restarted server keeps it one more session timeout; a client may give up on
 		// its session first) keeps the node first in the queue until then: it is deleted,
@@ -296,7 +299,8 @@ final class Participant implements QueuePosition.Owner {
 		this.engine.session().deleteInBackground(node.path());
 	}
 
-	synchronized void reconnected() {
+	@Override
+	public synchronized void reconnected() {
 		if (!this.joined) {
 			return;
 		}
