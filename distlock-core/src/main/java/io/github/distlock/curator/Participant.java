@@ -117,6 +117,10 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		return this.group;
 	}
 
+	LockPath path() {
+		return this.path;
+	}
+
 	String queuePath() {
 		return this.queuePath;
 	}
@@ -219,7 +223,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 			return null;
 		}
 		this.inFlight++;
-		return new Tenure(this, this.tenure, this.epoch, this.since);
+		return new TenureHandle(this, this.tenure, this.epoch, this.since);
 	}
 
 	synchronized CompletableFuture<Long> awaitLeadership() {
@@ -240,7 +244,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 	}
 
 	/** A handle of the given tenure was closed. */
-	private synchronized void closed(long tenure) {
+	synchronized void closed(long tenure) {
 		if (tenure != this.tenure) {
 			return;
 		}
@@ -611,71 +615,6 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		}
 		logger.info("No longer leading group '{}' (epoch {})", this.group, this.epoch);
 		this.leadership.revoked(this.group, this.epoch);
-	}
-
-	/** One tenure, as a handle whose state follows it. */
-	private static final class Tenure implements LockHandle {
-
-		private final Participant participant;
-
-		private final long tenure;
-
-		private final long epoch;
-
-		private final Instant since;
-
-		private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-
-		Tenure(Participant participant, long tenure, long epoch, @Nullable Instant since) {
-			this.participant = participant;
-			this.tenure = tenure;
-			this.epoch = epoch;
-			this.since = (since != null) ? since : Instant.now();
-		}
-
-		@Override
-		public LockPath path() {
-			return this.participant.path;
-		}
-
-		@Override
-		public LockKind kind() {
-			return LockKind.LEADER;
-		}
-
-		@Override
-		public long fencingToken() {
-			return this.epoch;
-		}
-
-		@Override
-		public Instant acquiredAt() {
-			return this.since;
-		}
-
-		@Override
-		public LockState state() {
-			return this.participant.stateOf(this.tenure);
-		}
-
-		@Override
-		public void close() {
-			if (this.closed.compareAndSet(false, true)) {
-				this.participant.closed(this.tenure);
-			}
-		}
-
-		@Override
-		public CompletableFuture<Void> closeAsync() {
-			close();
-			return CompletableFuture.completedFuture(null);
-		}
-
-		@Override
-		public String toString() {
-			return "leadership of '" + this.participant.group + "' (epoch " + this.epoch + ")";
-		}
-
 	}
 
 }
