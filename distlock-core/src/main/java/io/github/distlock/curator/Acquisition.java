@@ -28,7 +28,7 @@ import io.github.distlock.core.WaitingAcquisition;
  * deleted. The acquisition never blocks and never runs user code: it is driven by
  * ZooKeeper's callbacks, connection events and the timer.
  */
-abstract class Acquisition implements QueuePosition.Owner {
+abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
@@ -287,8 +287,23 @@ abstract class Acquisition implements QueuePosition.Owner {
 		}
 	}
 
+	/** The connection came back: go on, in ZooKeeper or locally. */
+	@Override
+	public final void reconnected() {
+		resume();
+	}
+
+	/**
+	 * The session ended: nothing to do until the connection returns, when the position
+	 * finds its node gone and queues again with a new one.
+	 */
+	@Override
+	public final void lost() {
+	}
+
 	/** The connection was suspended. */
-	final void suspended() {
+	@Override
+	public final void suspended() {
 		synchronized (this) {
 			if (isTryOnce() && !this.answered) {
 				this.outcome.completeExceptionally(timeout(null));

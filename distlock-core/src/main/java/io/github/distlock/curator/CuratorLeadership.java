@@ -15,8 +15,6 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -38,9 +36,10 @@ import io.github.distlock.core.LockPath;
  * {@link Leadership} on the engine of one {@link CuratorLocks}: the same client, threads
  * and session, one {@link Participant} per group joined. Curator's {@code LeaderLatch},
  * node for node, so raw {@code LeaderLatch}es on {@code /<namespace>/leader/<group>} take
- * part in the same elections. No thread is kept per group: connection-state events reach
- * every participant from Curator's event thread, and listeners are told on distlock's
- * event thread, in order.
+ * part in the same elections. No thread is kept per group, and no connection-state
+ * listener of its own: the engine's {@link SessionWatch} tells every participant what the
+ * connection does, after the holds and acquisitions of the same session, and listeners
+ * are told on distlock's event thread, in order.
  */
 public final class CuratorLeadership implements Leadership, AutoCloseable {
 
@@ -54,7 +53,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
 
-	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
+	// Guards closed with the joins that check it: a join that passed the check is done
+	// before close leaves every group, so close leaves its group too.
+	private final Object lifecycle = new Object();
 
 	private volatile boolean closed;
 
@@ -66,26 +67,19 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	public CuratorLeadership(CuratorLocks locks) {
 		this.locks = locks;
 		this.engine = locks.engine();
-		locks.client().getConnectionStateListenable().addListener(this.connectionListener);
 	}
 
 	ConnectionLossPolicy policy() {
 		return this.locks.connectionLossPolicy();
 	}
 
-	private void connectionStateChanged(ConnectionState state) {
-		switch (state) {
-			case SUSPENDED -> this.participants.values().forEach(Participant::suspended);
-			case LOST -> this.participants.values().forEach(Participant::lost);
-			case CONNECTED, RECONNECTED -> this.participants.values().forEach(Participant::reconnected);
-			default -> {
-			}
-		}
-	}
-
 	private Participant participant(String group) {
 		LockPath path = LockPath.parse(group);
-		return this.participants.computeIfAbsent(path.value(), (name) -> new Participant(this, this.engine, path));
+		return this.participants.computeIfAbsent(path.value(), (name) -> {
+			Participant participant = new Participant(this, this.engine, path);
+			this.engine.session().bind(participant);
+			return participant;
+		});
 	}
 
 	private Optional<Participant> existing(String group) {
@@ -94,11 +88,13 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	@Override
 	public void join(String group) {
-		if (this.closed) {
-			throw new LockAcquisitionException(
-					"Cannot join group '" + group + "': the leader election of this client was closed", null);
+		synchronized (this.lifecycle) {
+			if (this.closed) {
+				throw new LockAcquisitionException(
+						"Cannot join group '" + group + "': the leader election of this client was closed", null);
+			}
+			participant(group).join();
 		}
-		participant(group).join();
 	}
 
 	@Override
@@ -140,11 +136,14 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	@Override
 	public CompletableFuture<Long> awaitLeadership(String group) {
-		if (this.closed) {
-			return CompletableFuture.failedFuture(new LockAcquisitionException(
-					"Cannot wait to lead group '" + group + "': the leader election of this client was closed", null));
+		synchronized (this.lifecycle) {
+			if (this.closed) {
+				return CompletableFuture.failedFuture(new LockAcquisitionException(
+						"Cannot wait to lead group '" + group + "': the leader election of this client was closed",
+						null));
+			}
+			return participant(group).awaitLeadership();
 		}
-		return participant(group).awaitLeadership();
 	}
 
 	@Override
@@ -271,9 +270,13 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
+		List<Participant> leaving;
+		synchronized (this.lifecycle) {
+			this.closed = true;
+			leaving = new ArrayList<>(this.participants.values());
+		}
 		List<CompletableFuture<Void>> deletes = new ArrayList<>();
-		for (Participant participant : this.participants.values()) {
+		for (Participant participant : leaving) {
 			deletes.add(participant.leave());
 		}
 		try {
@@ -286,7 +289,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		catch (Exception ex) {
 			logger.debug("Latch nodes not confirmed deleted on close: {}", ex.toString());
 		}
-		this.locks.client().getConnectionStateListenable().removeListener(this.connectionListener);
+		for (Participant participant : leaving) {
+			this.engine.session().unbind(participant);
+		}
 	}
 
 }

@@ -22,7 +22,7 @@ import io.github.distlock.core.LockState;
  * {@link io.github.distlock.core.LockScope} wraps it in one handle per (re-)entry and
  * closes it with the last.
  */
-final class Hold implements LockHandle {
+final class Hold implements LockHandle, SessionBound {
 
 	private final Engine engine;
 
@@ -135,10 +135,21 @@ final class Hold implements LockHandle {
 	}
 
 	/**
+	 * The connection was suspended: the hold is in doubt, or lost under the policy
+	 * {@link io.github.distlock.core.ConnectionLossPolicy#SUSPENDED}.
+	 */
+	@Override
+	public void suspended() {
+		if (suspend(this.engine.session().suspendedIsLost())) {
+			this.engine.session().reportLoss(this);
+		}
+	}
+
+	/**
 	 * The connection was suspended.
 	 * @return whether the hold became lost now and its holder has it
 	 */
-	boolean suspended(boolean suspendedIsLost) {
+	private boolean suspend(boolean suspendedIsLost) {
 		boolean toldHolder;
 		synchronized (this) {
 			if (this.state != LockState.HELD) {
@@ -154,10 +165,29 @@ final class Hold implements LockHandle {
 		return toldHolder;
 	}
 
-	/** The connection came back within the session. */
-	synchronized void reconnected() {
-		if (this.state == LockState.IN_DOUBT) {
-			this.state = LockState.HELD;
+	/**
+	 * The connection came back: within the session, a hold in doubt is held again; in a
+	 * new session (Curator reports no second loss while it is still in the lost state, so
+	 * a session that expired again meanwhile shows only here) it is lost.
+	 */
+	@Override
+	public void reconnected() {
+		if (this.node.clientInstance() != this.engine.session().clientInstance()) {
+			lost();
+			return;
+		}
+		synchronized (this) {
+			if (this.state == LockState.IN_DOUBT) {
+				this.state = LockState.HELD;
+			}
+		}
+	}
+
+	/** The session that owns the node ended: the hold is lost, and its loss reported. */
+	@Override
+	public void lost() {
+		if (end()) {
+			this.engine.session().reportLoss(this);
 		}
 	}
 
@@ -168,7 +198,7 @@ final class Hold implements LockHandle {
 	 * docs/failure-model.md).
 	 * @return whether the hold became lost now and its holder has it
 	 */
-	boolean lost() {
+	private boolean end() {
 		boolean toldHolder;
 		synchronized (this) {
 			if (this.state != LockState.HELD && this.state != LockState.IN_DOUBT) {

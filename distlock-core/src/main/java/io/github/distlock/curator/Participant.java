@@ -39,10 +39,11 @@ import io.github.distlock.core.LockState;
  * {@code LeaderLatch}'s reset does (a server may keep that session a while longer).</li>
  * </ul>
  * No thread is kept per participant: everything is driven by ZooKeeper's answers and
- * watches and by connection-state events. State is guarded by this object's monitor,
- * which also guards its position.
+ * watches and by the connection's events, which the {@link SessionWatch} tells it, as it
+ * tells the holds and acquisitions of the same session. State is guarded by this object's
+ * monitor, which also guards its position.
  */
-final class Participant implements QueuePosition.Owner {
+final class Participant implements QueuePosition.Owner, SessionBound {
 
 	private static final Logger logger = LoggerFactory.getLogger(Participant.class);
 
@@ -54,6 +55,9 @@ final class Participant implements QueuePosition.Owner {
 	 * before it deletes its node.
 	 */
 	static final Duration DRAIN = Duration.ofSeconds(10);
+
+	/** Pause before a stalled read tries again on a connection that is back. */
+	private static final Duration STALL_RETRY = Duration.ofMillis(50);
 
 	/** Pause while the namespace node is made sure of. */
 	private static final Duration NOT_READY = Duration.ofMillis(50);
@@ -111,6 +115,10 @@ final class Participant implements QueuePosition.Owner {
 
 	String group() {
 		return this.group;
+	}
+
+	LockPath path() {
+		return this.path;
 	}
 
 	String queuePath() {
@@ -215,7 +223,7 @@ final class Participant implements QueuePosition.Owner {
 			return null;
 		}
 		this.inFlight++;
-		return new Tenure(this, this.tenure, this.epoch, this.since);
+		return new TenureHandle(this, this.tenure, this.epoch, this.since);
 	}
 
 	synchronized CompletableFuture<Long> awaitLeadership() {
@@ -236,7 +244,7 @@ final class Participant implements QueuePosition.Owner {
 	}
 
 	/** A handle of the given tenure was closed. */
-	private synchronized void closed(long tenure) {
+	synchronized void closed(long tenure) {
 		if (tenure != this.tenure) {
 			return;
 		}
@@ -261,7 +269,8 @@ final class Participant implements QueuePosition.Owner {
 
 	// The connection
 
-	synchronized void suspended() {
+	@Override
+	public synchronized void suspended() {
 		if (!this.leading || this.inDoubt) {
 			return;
 		}
@@ -273,7 +282,8 @@ final class Participant implements QueuePosition.Owner {
 		}
 	}
 
-	synchronized void lost() {
+	@Override
+	public synchronized void lost() {
 		// Our node dies with the session, but a server that still keeps the session (a
 		// restarted server keeps it one more session timeout; a client may give up on
 		// its session first) keeps the node first in the queue until then: it is deleted,
@@ -293,7 +303,8 @@ final class Participant implements QueuePosition.Owner {
 		this.engine.session().deleteInBackground(node.path());
 	}
 
-	synchronized void reconnected() {
+	@Override
+	public synchronized void reconnected() {
 		if (!this.joined) {
 			return;
 		}
@@ -365,7 +376,18 @@ final class Participant implements QueuePosition.Owner {
 
 	@Override
 	public void stalled(QueuePosition position) {
-		// Resumed when the connection returns.
+		if (this.engine.session().isConnected()) {
+			// The connection came back before this answer did: its event may have been
+			// seen already, so do not wait for the next one.
+			this.engine.threads().requestAfter(STALL_RETRY, () -> {
+				synchronized (this) {
+					if (position == this.position && this.joined) {
+						position.resume();
+					}
+				}
+			});
+		}
+		// Otherwise resumed when the connection returns.
 	}
 
 	@Override
@@ -414,7 +436,7 @@ final class Participant implements QueuePosition.Owner {
 					}
 					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
 					if (SessionWatch.isConnectionProblem(code)) {
-						// Looked at again on the next reconnection.
+						recheckLater(node);
 						return;
 					}
 					List<String> children = (code == KeeperException.Code.OK) ? event.getChildren() : List.of();
@@ -430,6 +452,24 @@ final class Participant implements QueuePosition.Owner {
 		}
 	}
 
+	/**
+	 * A read of the recheck failed for want of a connection: the next reconnection reads
+	 * again, unless the connection came back before this answer did (its event may have
+	 * been seen already).
+	 */
+	private void recheckLater(LockNode node) {
+		if (!this.engine.session().isConnected()) {
+			return;
+		}
+		this.engine.threads().requestAfter(STALL_RETRY, () -> {
+			synchronized (this) {
+				if (this.node == node && this.joined && this.engine.session().isConnected()) {
+					recheck(node);
+				}
+			}
+		});
+	}
+
 	/** The queue was read again, and the creation order of its nodes is known. */
 	private void rechecked(LockNode node, CreationOrder order, KeeperException.Code code, List<String> children) {
 		synchronized (this) {
@@ -437,7 +477,7 @@ final class Participant implements QueuePosition.Owner {
 				return;
 			}
 			if (SessionWatch.isConnectionProblem(code)) {
-				// Looked at again on the next reconnection.
+				recheckLater(node);
 				return;
 			}
 			QueueDriver.Verdict verdict = (code == KeeperException.Code.OK)
@@ -575,71 +615,6 @@ final class Participant implements QueuePosition.Owner {
 		}
 		logger.info("No longer leading group '{}' (epoch {})", this.group, this.epoch);
 		this.leadership.revoked(this.group, this.epoch);
-	}
-
-	/** One tenure, as a handle whose state follows it. */
-	private static final class Tenure implements LockHandle {
-
-		private final Participant participant;
-
-		private final long tenure;
-
-		private final long epoch;
-
-		private final Instant since;
-
-		private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-
-		Tenure(Participant participant, long tenure, long epoch, @Nullable Instant since) {
-			this.participant = participant;
-			this.tenure = tenure;
-			this.epoch = epoch;
-			this.since = (since != null) ? since : Instant.now();
-		}
-
-		@Override
-		public LockPath path() {
-			return this.participant.path;
-		}
-
-		@Override
-		public LockKind kind() {
-			return LockKind.LEADER;
-		}
-
-		@Override
-		public long fencingToken() {
-			return this.epoch;
-		}
-
-		@Override
-		public Instant acquiredAt() {
-			return this.since;
-		}
-
-		@Override
-		public LockState state() {
-			return this.participant.stateOf(this.tenure);
-		}
-
-		@Override
-		public void close() {
-			if (this.closed.compareAndSet(false, true)) {
-				this.participant.closed(this.tenure);
-			}
-		}
-
-		@Override
-		public CompletableFuture<Void> closeAsync() {
-			close();
-			return CompletableFuture.completedFuture(null);
-		}
-
-		@Override
-		public String toString() {
-			return "leadership of '" + this.participant.group + "' (epoch " + this.epoch + ")";
-		}
-
 	}
 
 }

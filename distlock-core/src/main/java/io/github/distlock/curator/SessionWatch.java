@@ -49,6 +49,9 @@ final class SessionWatch {
 
 	private final Set<Acquisition> acquisitions = ConcurrentHashMap.newKeySet();
 
+	// What else follows the session: the participants of leader elections.
+	private final Set<SessionBound> bound = ConcurrentHashMap.newKeySet();
+
 	// Holds whose delete failed for want of a connection: sent again when it returns.
 	private final Set<Hold> unconfirmedReleases = ConcurrentHashMap.newKeySet();
 
@@ -111,7 +114,7 @@ final class SessionWatch {
 	}
 
 	private synchronized void stopOnceIdle() {
-		if (this.closing && this.listening && this.holds.isEmpty()) {
+		if (this.closing && this.listening && this.holds.isEmpty() && this.bound.isEmpty()) {
 			stop();
 		}
 	}
@@ -120,17 +123,9 @@ final class SessionWatch {
 
 	private void connectionStateChanged(ConnectionState state) {
 		switch (state) {
-			case SUSPENDED -> {
-				boolean suspendedIsLost = this.policy == ConnectionLossPolicy.SUSPENDED;
-				for (Hold hold : this.holds) {
-					if (hold.suspended(suspendedIsLost)) {
-						reportLoss(hold);
-					}
-				}
-				this.acquisitions.forEach(Acquisition::suspended);
-			}
+			case SUSPENDED -> everyBound(SessionBound::suspended);
 			case LOST -> {
-				this.holds.forEach(this::lose);
+				everyBound(SessionBound::lost);
 				// Their nodes died with the session.
 				for (Hold hold : this.unconfirmedReleases) {
 					this.unconfirmedReleases.remove(hold);
@@ -140,25 +135,32 @@ final class SessionWatch {
 			case CONNECTED, RECONNECTED -> {
 				this.everConnected = true;
 				prepareNamespace();
-				for (Hold hold : this.holds) {
-					// Curator reports no second LOST while it is still in the lost state,
-					// so a session that expired again meanwhile shows only here.
-					if (!isCurrent(hold)) {
-						lose(hold);
-					}
-					else {
-						hold.reconnected();
-					}
-				}
+				this.holds.forEach(Hold::reconnected);
 				for (Hold hold : this.unconfirmedReleases) {
 					this.unconfirmedReleases.remove(hold);
 					sendRelease(hold);
 				}
-				this.acquisitions.forEach(Acquisition::resume);
+				this.acquisitions.forEach(Acquisition::reconnected);
+				this.bound.forEach(SessionBound::reconnected);
 			}
 			default -> {
 			}
 		}
+	}
+
+	/** Tell what follows the session, in order: holds, acquisitions, the rest. */
+	private void everyBound(Consumer<SessionBound> event) {
+		this.holds.forEach(event);
+		this.acquisitions.forEach(event);
+		this.bound.forEach(event);
+	}
+
+	/**
+	 * Whether a suspended connection loses the holds (the policy
+	 * {@link ConnectionLossPolicy#SUSPENDED}), rather than leaving them in doubt.
+	 */
+	boolean suspendedIsLost() {
+		return this.policy == ConnectionLossPolicy.SUSPENDED;
 	}
 
 	/** Whether the client is connected now. */
@@ -278,6 +280,28 @@ final class SessionWatch {
 		return this.acquisitions;
 	}
 
+	// Whatever else follows the session
+
+	/**
+	 * Tell what else follows the session (a participant of a leader election) what the
+	 * connection does, until it is {@linkplain #unbind unbound}.
+	 */
+	void bind(SessionBound follower) {
+		this.bound.add(follower);
+		synchronized (this) {
+			if (this.closing && !this.listening) {
+				this.client.getConnectionStateListenable().addListener(this.listener);
+				this.listening = true;
+			}
+		}
+	}
+
+	/** Stop telling a follower what the connection does. */
+	void unbind(SessionBound follower) {
+		this.bound.remove(follower);
+		stopOnceIdle();
+	}
+
 	// Holds
 
 	/** Start following a new hold's session. */
@@ -292,10 +316,10 @@ final class SessionWatch {
 		}
 		// The session may have expired, or the connection dropped, since the grant.
 		if (!isCurrent(hold)) {
-			lose(hold);
+			hold.lost();
 		}
-		else if (!isConnected() && hold.suspended(this.policy == ConnectionLossPolicy.SUSPENDED)) {
-			reportLoss(hold);
+		else if (!isConnected()) {
+			hold.suspended();
 		}
 	}
 
@@ -311,7 +335,7 @@ final class SessionWatch {
 	LockState stateOf(Hold hold) {
 		LockState state = hold.currentState();
 		if ((state == LockState.HELD || state == LockState.IN_DOUBT) && !isCurrent(hold)) {
-			lose(hold);
+			hold.lost();
 			return LockState.LOST;
 		}
 		return state;
@@ -319,12 +343,6 @@ final class SessionWatch {
 
 	private boolean isCurrent(Hold hold) {
 		return hold.node().clientInstance() == clientInstance();
-	}
-
-	private void lose(Hold hold) {
-		if (hold.lost()) {
-			reportLoss(hold);
-		}
 	}
 
 	/**
@@ -335,7 +353,8 @@ final class SessionWatch {
 		this.lossListeners.add(listener);
 	}
 
-	private void reportLoss(Hold hold) {
+	/** Tell the holder's listeners and the loss listeners that a hold was lost. */
+	void reportLoss(Hold hold) {
 		this.threads.reportLoss(() -> {
 			HeldLock lost = hold.snapshot();
 			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.holder(),

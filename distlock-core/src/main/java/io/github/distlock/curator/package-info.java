@@ -32,10 +32,18 @@
  * {@link io.github.distlock.curator.EngineThreads} (where work runs: completions,
  * requests that may wait, loss reports, the namespace, the
  * {@link io.github.distlock.curator.DeadlineTimer deadline timer}),
- * {@link io.github.distlock.curator.SessionWatch} (the connection and session, the holds
- * and acquisitions that follow it, releases and deletes that must reach ZooKeeper),
+ * {@link io.github.distlock.curator.SessionWatch} (the connection and session, what
+ * follows it, releases and deletes that must reach ZooKeeper),
  * {@link io.github.distlock.curator.LocalQueues} and
  * {@link io.github.distlock.curator.QueueInspector}.
+ * <h2>Following the session</h2> One mechanism follows the session: the
+ * {@code SessionWatch} alone listens to the connection's state, and tells everything that
+ * follows the session through the narrow {@link io.github.distlock.curator.SessionBound}
+ * (suspended, reconnected, lost): holds, then acquisitions in flight, then the
+ * participants of leader elections. Each decides what the event means for it: a hold is
+ * in doubt or lost by the connection-loss policy, and lost when the session its node
+ * belongs to was replaced; an acquisition resumes its positions; a participant's tenure
+ * follows the same policy (below).
  * <h2>Closing</h2> {@link io.github.distlock.curator.CuratorLocks#close()} ends every
  * acquisition in flight at once with a {@code LockAcquisitionException} saying the locks
  * were closed, and refuses later ones the same way. A hold still held is not ended: it
@@ -48,7 +56,9 @@
  * position with the {@linkplain io.github.distlock.curator.QueueDriver#LATCH latch
  * driver} (Curator's {@code LeaderLatch}: {@code latch-} nodes, the first leads) and,
  * once its node is first, holds a <em>tenure</em> that follows the connection and the
- * node until it ends. No thread is kept per group.
+ * node until it ends. No thread is kept per group. A join or a wait to lead that races
+ * {@code CuratorLeadership#close()} is either refused or done before close leaves every
+ * group ({@code LeadershipCloseRaceTests}): no latch node outlives the close.
  * <h2>The states of a queue position</h2>
  * <table>
  * <caption>Transitions of {@code QueuePosition}, each with the test that forces
@@ -200,6 +210,13 @@
  * </tr>
  * <tr>
  * <td>STALLED</td>
+ * <td>the failed request's answer came after the connection's return (its event may have
+ * been handled already)</td>
+ * <td>STALLED; the owner resumes it after 50 ms</td>
+ * <td>{@code LeadershipLateLossTests}</td>
+ * </tr>
+ * <tr>
+ * <td>STALLED</td>
  * <td>the connection is back (resume)</td>
  * <td>CREATING (no node), CONFIRMING (no stat) or QUEUED with the queue read again</td>
  * <td>{@code ServerRestartFaultTests}, {@code DeadlineWithServerDownTests}</td>
@@ -222,6 +239,125 @@
  * </table>
  * Transitions no single test can force (they need a session to end between two particular
  * answers) are explored by the seeded, randomized history checker under faults.
+ * <h2>The states of a leader's tenure</h2> A participant is not joined, queued (a queue
+ * position with the latch driver, states above), or has a node that led: leading, in
+ * doubt, ended with its node kept, or draining. Relinquishing and leaving without open
+ * handles are immediate: the node is deleted at once. The epoch is the node's creating
+ * zxid, the tenure's fencing token.
+ * <table>
+ * <caption>Transitions of a {@code Participant}, each with the test that forces
+ * it</caption>
+ * <tr>
+ * <th>From</th>
+ * <th>Event</th>
+ * <th>To</th>
+ * <th>Forced by</th>
+ * </tr>
+ * <tr>
+ * <td>not joined</td>
+ * <td>join, or a wait to lead</td>
+ * <td>queued, once the namespace is ready</td>
+ * <td>{@code LeaderLatchWireTests}</td>
+ * </tr>
+ * <tr>
+ * <td>queued</td>
+ * <td>the position holds: our node is first, the client connected, the node of the
+ * session in use</td>
+ * <td>leading, epoch the node's creating zxid; granted told, waiters completed</td>
+ * <td>{@code LeaderLatchWireTests}</td>
+ * </tr>
+ * <tr>
+ * <td>queued</td>
+ * <td>a read fails for want of a connection; its answer comes after the connection's
+ * return</td>
+ * <td>queued: the position is resumed after 50 ms, not at the next reconnection</td>
+ * <td>{@code LeadershipLateLossTests}</td>
+ * </tr>
+ * <tr>
+ * <td>queued</td>
+ * <td>our node vanished, or belongs to a session Curator replaced</td>
+ * <td>queued with a new node (the old one deleted)</td>
+ * <td>{@code LeadershipSessionLossTests}</td>
+ * </tr>
+ * <tr>
+ * <td>leading</td>
+ * <td>suspended, policy {@code SUSPENDED}</td>
+ * <td>ended, node kept; revoked told; open handles {@code LOST}</td>
+ * <td>{@code LeadershipConnectionTests}</td>
+ * </tr>
+ * <tr>
+ * <td>leading</td>
+ * <td>suspended, policy {@code LOST}</td>
+ * <td>in doubt: not leader for new work, open handles {@code IN_DOUBT}</td>
+ * <td>{@code LeadershipConnectionTests}</td>
+ * </tr>
+ * <tr>
+ * <td>in doubt, or ended with its node kept</td>
+ * <td>reconnected in the same session; the queue, read again, still has our node
+ * first</td>
+ * <td>leading with the same epoch (from ended: a new tenure, granted told again)</td>
+ * <td>{@code LeadershipConnectionTests}</td>
+ * </tr>
+ * <tr>
+ * <td>in doubt, or ended with its node kept</td>
+ * <td>reconnected in the same session; our node is not first any more, or gone</td>
+ * <td>queued with a new node; revoked told if it was in doubt</td>
+ * <td>the history checker</td>
+ * </tr>
+ * <tr>
+ * <td>in doubt, or ended with its node kept</td>
+ * <td>the re-read fails for want of a connection; its answer comes after the connection's
+ * return</td>
+ * <td>unchanged; read again after 50 ms</td>
+ * <td>none alone (the same late answer as for a queued position)</td>
+ * </tr>
+ * <tr>
+ * <td>leading, in doubt, ended with its node kept</td>
+ * <td>the session is lost, or the connection returns in a new session</td>
+ * <td>revoked told; the old node deleted (a server may keep the old session a while);
+ * queued with a new node once the connection is back</td>
+ * <td>{@code LeadershipSessionLossTests}, {@code LeadershipFaultTests}</td>
+ * </tr>
+ * <tr>
+ * <td>leading</td>
+ * <td>our node is deleted by another client</td>
+ * <td>queued with a new node; revoked told; leads again with a new epoch</td>
+ * <td>{@code TenureTransitionsTests}</td>
+ * </tr>
+ * <tr>
+ * <td>leading</td>
+ * <td>relinquish</td>
+ * <td>queued at the end with a new node; revoked told; the node deleted</td>
+ * <td>{@code LeaderLatchWireTests}</td>
+ * </tr>
+ * <tr>
+ * <td>leading, with open handles</td>
+ * <td>leave, or the election closes</td>
+ * <td>draining: not leader for new work, the open handles still {@code HELD}, the node
+ * still first, so nobody else leads yet</td>
+ * <td>{@code TenureTransitionsTests}</td>
+ * </tr>
+ * <tr>
+ * <td>draining</td>
+ * <td>the last open handle is closed (the drain waits 10 s at most; that bound is not
+ * forced by a test)</td>
+ * <td>not joined: revoked told, the node deleted (the leave completes on its
+ * confirmation)</td>
+ * <td>{@code TenureTransitionsTests}</td>
+ * </tr>
+ * <tr>
+ * <td>queued, or leading without open handles</td>
+ * <td>leave, or the election closes</td>
+ * <td>not joined: the position abandoned or the node deleted at once; waiters fail</td>
+ * <td>{@code LeadershipFaultTests}</td>
+ * </tr>
+ * <tr>
+ * <td>not joined</td>
+ * <td>a join or a wait to lead that passed the closed check as the election closed</td>
+ * <td>not joined: close waits for the join, then leaves the group</td>
+ * <td>{@code LeadershipCloseRaceTests}</td>
+ * </tr>
+ * </table>
  * <p>
  * {@link io.github.distlock.curator.CuratorScheduledJobs} keeps the records of jobs that
  * run once per slot, persistent nodes {@code /jobs/<name>} beside the lock subtrees,

@@ -1,0 +1,83 @@
+package io.github.distlock.curator;
+
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockKind;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockState;
+
+/**
+ * One tenure of a {@link Participant}, as a handle whose state follows it: held while the
+ * tenure leads, in doubt while it is in doubt, lost once it ended (even if the same node
+ * leads again: that is a new tenure). Its fencing token is the tenure's epoch. While a
+ * handle is open, a leaving leader drains: it deletes its node only once the handle is
+ * closed (or the drain time is over).
+ */
+final class TenureHandle implements LockHandle {
+
+	private final Participant participant;
+
+	private final long tenure;
+
+	private final long epoch;
+
+	private final Instant since;
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	TenureHandle(Participant participant, long tenure, long epoch, @Nullable Instant since) {
+		this.participant = participant;
+		this.tenure = tenure;
+		this.epoch = epoch;
+		this.since = (since != null) ? since : Instant.now();
+	}
+
+	@Override
+	public LockPath path() {
+		return this.participant.path();
+	}
+
+	@Override
+	public LockKind kind() {
+		return LockKind.LEADER;
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.epoch;
+	}
+
+	@Override
+	public Instant acquiredAt() {
+		return this.since;
+	}
+
+	@Override
+	public LockState state() {
+		return this.participant.stateOf(this.tenure);
+	}
+
+	@Override
+	public void close() {
+		if (this.closed.compareAndSet(false, true)) {
+			this.participant.closed(this.tenure);
+		}
+	}
+
+	@Override
+	public CompletableFuture<Void> closeAsync() {
+		close();
+		return CompletableFuture.completedFuture(null);
+	}
+
+	@Override
+	public String toString() {
+		return "leadership of '" + this.participant.group() + "' (epoch " + this.epoch + ")";
+	}
+
+}

@@ -1,0 +1,194 @@
+package io.github.distlock.curator;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEventType;
+import org.apache.zookeeper.KeeperException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.distlock.core.LockParticipant;
+import io.github.distlock.relay.TcpRelay;
+import io.github.distlock.testsupport.RetryOnlyCreates;
+import io.github.distlock.testsupport.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A member's read of the queue fails with the lost connection, and Curator delivers that
+ * answer only after the connection is back and the member has read the queue again (an
+ * answer Curator gave up on while the connection returned): the member must not stay
+ * stalled, or a group whose first node is its node has no leader while every member is
+ * connected. The late answer is a real one, held back on the client by a wrapper that
+ * passes every request and answer through unchanged.
+ */
+class LeadershipLateLossTests {
+
+	private static final Duration WITHIN = Duration.ofSeconds(10);
+
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+
+	@Test
+	void aLossAnsweredAfterTheReconnectionLeavesNoMemberStalled() throws Exception {
+		CuratorLeadership first = member(this.zookeeper.newNode());
+		first.join("group");
+		await().atMost(WITHIN).until(() -> first.isLeader("group"));
+		CuratorLeadership second = member(this.zookeeper.newNode());
+		second.join("group");
+		await().atMost(WITHIN).until(() -> participants(first).size() == 2);
+		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort())) {
+			LateAnswers answers = new LateAnswers();
+			CuratorFramework client = this.zookeeper.nodes()
+				.register(CuratorFrameworkFactory.builder()
+					.connectString(relay.getConnectString())
+					.namespace(this.zookeeper.options().namespace())
+					.sessionTimeoutMs(10_000)
+					.connectionTimeoutMs(3_000)
+					.retryPolicy(new RetryOnlyCreates())
+					.build());
+			client.start();
+			CuratorLeadership third = member(this.zookeeper.options().createLocks(answers.wrap(client)));
+			third.join("group");
+			await().atMost(WITHIN).until(() -> participants(first).size() == 3 && answers.watchesSet.get() == 1);
+
+			// The second member leaves: the third reads the queue, and the read is held
+			// in the relay, then lost with the connection.
+			relay.pause(TcpRelay.Direction.TO_SERVER);
+			int reads = answers.reads.get();
+			second.leave("group").get(10, TimeUnit.SECONDS);
+			await().atMost(WITHIN).until(() -> answers.reads.get() == reads + 1);
+			answers.holdLosses = true;
+			relay.dropConnections();
+			await().atMost(WITHIN).until(() -> answers.held.size() == 1);
+			answers.holdLosses = false;
+			relay.resume(TcpRelay.Direction.TO_SERVER);
+			// Back in the same session, the member read the queue again and watches the
+			// first node: only now does the lost read's answer arrive.
+			await().atMost(WITHIN).until(() -> answers.watchesSet.get() == 2);
+			answers.deliverHeld();
+
+			first.leave("group").get(10, TimeUnit.SECONDS);
+			await().atMost(WITHIN).until(() -> third.isLeader("group"));
+			assertThat(participants(third)).hasSize(1);
+		}
+	}
+
+	private CuratorLeadership member(CuratorLocks locks) {
+		this.zookeeper.nodes().register(locks);
+		return this.zookeeper.nodes().register(new CuratorLeadership(locks));
+	}
+
+	private static List<LockParticipant> participants(CuratorLeadership member) {
+		return member.inspect("group").participants();
+	}
+
+	/**
+	 * Passes a client's requests through, and holds back the answers of queue reads that
+	 * failed for the lost connection while told to, until {@link #deliverHeld()}.
+	 */
+	private static final class LateAnswers {
+
+		final AtomicInteger reads = new AtomicInteger();
+
+		final AtomicInteger watchesSet = new AtomicInteger();
+
+		final List<Runnable> held = new CopyOnWriteArrayList<>();
+
+		volatile boolean holdLosses;
+
+		CuratorFramework wrap(CuratorFramework client) {
+			return (CuratorFramework) wrap(client, List.of(CuratorFramework.class), null);
+		}
+
+		void deliverHeld() {
+			this.held.forEach(Runnable::run);
+			this.held.clear();
+		}
+
+		private Object wrap(Object target, List<Class<?>> types, String request) {
+			InvocationHandler handler = (proxy, method, args) -> invoke(target, request, method, args);
+			return Proxy.newProxyInstance(CuratorFramework.class.getClassLoader(), types.toArray(Class<?>[]::new),
+					handler);
+		}
+
+		private static List<Class<?>> builderInterfaces(Class<?> type) {
+			Set<Class<?>> found = new LinkedHashSet<>();
+			for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+				collect(c, found);
+			}
+			return List.copyOf(found);
+		}
+
+		private static void collect(Class<?> type, Set<Class<?>> found) {
+			for (Class<?> implemented : type.getInterfaces()) {
+				if (implemented.getPackageName().equals("org.apache.curator.framework.api")) {
+					found.add(implemented);
+				}
+				collect(implemented, found);
+			}
+		}
+
+		private Object invoke(Object target, String request, Method method, Object[] args) throws Throwable {
+			String chain = (request != null) ? request : method.getName();
+			if (args != null) {
+				for (int i = 0; i < args.length; i++) {
+					if (args[i] instanceof BackgroundCallback callback) {
+						args[i] = callback(callback);
+					}
+				}
+			}
+			if (request != null && request.equals("getChildren") && method.getName().equals("forPath")) {
+				this.reads.incrementAndGet();
+			}
+			Object result;
+			try {
+				result = method.invoke(target, args);
+			}
+			catch (InvocationTargetException ex) {
+				throw ex.getCause();
+			}
+			// Builders declare generic results: the interfaces of what came back tell.
+			List<Class<?>> builders = (result != null) ? builderInterfaces(result.getClass()) : List.of();
+			return builders.isEmpty() ? result : wrap(result, builders, chain);
+		}
+
+		private BackgroundCallback callback(BackgroundCallback callback) {
+			return (client, event) -> {
+				int code = event.getResultCode();
+				if (event.getType() == CuratorEventType.GET_DATA && code == KeeperException.Code.OK.intValue()) {
+					this.watchesSet.incrementAndGet();
+				}
+				if (this.holdLosses && event.getType() == CuratorEventType.CHILDREN
+						&& code == KeeperException.Code.CONNECTIONLOSS.intValue()) {
+					this.held.add(() -> {
+						try {
+							callback.processResult(client, event);
+						}
+						catch (Exception ex) {
+							throw new IllegalStateException(ex);
+						}
+					});
+					return;
+				}
+				callback.processResult(client, event);
+			};
+		}
+
+	}
+
+}

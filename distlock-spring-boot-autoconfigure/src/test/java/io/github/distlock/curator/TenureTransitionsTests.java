@@ -1,0 +1,98 @@
+package io.github.distlock.curator;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.distlock.core.LeadershipGrantedEvent;
+import io.github.distlock.core.LeadershipListener;
+import io.github.distlock.core.LeadershipRevokedEvent;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockState;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Transitions of a leader's tenure that no connection fault forces: a leader leaving
+ * while work runs under its tenure drains it before its node goes, and a leader whose
+ * node is deleted by another client queues anew and leads again with a new epoch.
+ */
+class TenureTransitionsTests {
+
+	private static final Duration WITHIN = Duration.ofSeconds(10);
+
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+
+	@Test
+	void aLeaderLeavingWithOpenTenureHandlesDrainsThemBeforeItsNodeGoes() throws Exception {
+		CuratorLeadership first = member();
+		long epoch = first.awaitLeadership("group").get(10, TimeUnit.SECONDS);
+		LockHandle tenure = first.tenure("group").orElseThrow();
+		CuratorLeadership second = member();
+		CompletableFuture<Long> next = second.awaitLeadership("group");
+		await().atMost(WITHIN).until(() -> first.inspect("group").participants().size() == 2);
+
+		CompletableFuture<Void> leaving = first.leave("group");
+		// Draining: no new work starts, the work running keeps its tenure, and the node
+		// still leads, so that nobody else leads meanwhile.
+		assertThat(first.isLeader("group")).isFalse();
+		assertThat(first.tenure("group")).isEmpty();
+		assertThat(tenure.state()).isEqualTo(LockState.HELD);
+		assertThat(leaving).isNotDone();
+		assertThat(next).isNotDone();
+		assertThat(first.inspect("group").participants()).hasSize(2);
+
+		tenure.close();
+		leaving.get(10, TimeUnit.SECONDS);
+		assertThat(next.get(10, TimeUnit.SECONDS)).isGreaterThan(epoch);
+		assertThat(tenure.state()).isEqualTo(LockState.LOST);
+	}
+
+	@Test
+	void aLeaderWhoseNodeIsDeletedQueuesAnewAndLeadsWithANewEpoch() throws Exception {
+		CuratorFramework observer = this.zookeeper.newClient();
+		CuratorLeadership leader = member();
+		List<Object> events = new CopyOnWriteArrayList<>();
+		leader.addListener(new LeadershipListener() {
+
+			@Override
+			public void granted(LeadershipGrantedEvent event) {
+				events.add(event);
+			}
+
+			@Override
+			public void revoked(LeadershipRevokedEvent event) {
+				events.add(event);
+			}
+
+		});
+		long epoch = leader.awaitLeadership("group").get(10, TimeUnit.SECONDS);
+		LockHandle tenure = leader.tenure("group").orElseThrow();
+		List<String> nodes = Faults.children(observer, "/leader/group");
+		assertThat(nodes).hasSize(1);
+		observer.delete().forPath("/leader/group/" + nodes.get(0));
+
+		await().atMost(WITHIN).until(() -> events.size() == 3);
+		long again = leader.epoch("group").orElseThrow();
+		assertThat(again).isGreaterThan(epoch);
+		assertThat(events).containsExactly(new LeadershipGrantedEvent("group", epoch),
+				new LeadershipRevokedEvent("group", epoch), new LeadershipGrantedEvent("group", again));
+		assertThat(tenure.state()).isEqualTo(LockState.LOST);
+		assertThat(Faults.children(observer, "/leader/group")).hasSize(1).doesNotContainAnyElementsOf(nodes);
+	}
+
+	private CuratorLeadership member() {
+		return this.zookeeper.nodes().register(new CuratorLeadership(this.zookeeper.newNode()));
+	}
+
+}
