@@ -1,10 +1,9 @@
--- Stock per SKU. "fence" is the highest fencing token that has written the row: a writer holding an older
--- lock (one that was lost, then taken by someone else) is rejected instead of overwriting newer data.
+-- Stock per SKU. Its writes are fenced transactions: distlock's fence table (distlock_fence, created from the
+-- schema distlock ships, see application.yml) turns away the commit of a holder whose lock was taken by another.
 create table if not exists stock (
 	sku varchar(64) primary key,
 	available int not null,
-	price_cents bigint not null,
-	fence bigint not null default 0
+	price_cents bigint not null
 );
 
 create table if not exists orders (

@@ -21,5 +21,11 @@
  * ({@code Faults}, {@code ServerWatches}, {@code ZooKeeperNodes}) and the
  * {@code distlock-tcp-relay} module's {@code TcpRelay}; nothing here is used by other
  * test packages.
+ * <p>
+ * The fenced store's real-database variant,
+ * {@link io.github.distlock.history.FencedCommitsCheckerTests}, runs rounds of holders
+ * that write through distlock's fenced transactions to H2 under the same kinds of faults
+ * ({@link io.github.distlock.history.FencedCommitRounds}) and judges what the database
+ * committed ({@link io.github.distlock.history.FencedCommits}).
  */
 package io.github.distlock.history;

@@ -235,6 +235,16 @@ class FencedTransactionTests {
 			.hasMessageContaining("no single (or primary) DataSource and no PlatformTransactionManager");
 	}
 
+	@Test
+	void fencedAsynchronousMethodIsRefusedAtStartup() {
+		assertThatThrownBy(() -> contexts.start(AsyncConfiguration.class)).isInstanceOf(BeanCreationException.class)
+			.rootCause()
+			.isInstanceOf(LockConfigurationException.class)
+			.hasMessageContaining(
+					"@DistributedLock(\"orders/#{#id}\") on FencedTransactionTests.AsyncOrders.ship(long)")
+			.hasMessageContaining("fenced = true, but the method returns a CompletionStage");
+	}
+
 	private AnnotationConfigApplicationContext node(String connectString, Consumer<DistlockProperties> properties) {
 		DistlockProperties distlock = new DistlockProperties();
 		properties.accept(distlock);
@@ -381,6 +391,25 @@ class FencedTransactionTests {
 
 		@DistributedLock(value = "orders/#{#id}", fenced = true)
 		public void ship(long id) {
+		}
+
+	}
+
+	static class AsyncOrders {
+
+		@DistributedLock(value = "orders/#{#id}", fenced = true)
+		public CompletableFuture<Void> ship(long id) {
+			return CompletableFuture.completedFuture(null);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AsyncConfiguration {
+
+		@Bean
+		AsyncOrders asyncOrders() {
+			return new AsyncOrders();
 		}
 
 	}

@@ -35,13 +35,16 @@ public class InventoryService {
 	/**
 	 * Buy some items of one SKU, under the lock of that SKU: one purchase of a SKU at a
 	 * time, across all instances. The lock wraps the transaction (distlock's advisor runs
-	 * before the transaction's), so the next holder reads committed stock.
+	 * before the transaction's), so the next holder reads committed stock. The
+	 * transaction is fenced: it commits only if no newer holder of the lock committed
+	 * first (a holder whose lock was lost during a pause and taken by another), else it
+	 * rolls back with {@code StaleFencingTokenException}.
 	 * @param sku the stock keeping unit
 	 * @param quantity how many to buy
 	 * @return the purchase
 	 * @throws OutOfStockException if fewer items are left
 	 */
-	@DistributedLock("inventory/#{#sku}")
+	@DistributedLock(value = "inventory/#{#sku}", fenced = true)
 	@Transactional
 	public Purchase purchase(String sku, int quantity) {
 		return this.probe.writing(sku, () -> {
@@ -50,19 +53,19 @@ public class InventoryService {
 			if (available < quantity) {
 				throw new OutOfStockException(sku, quantity, available);
 			}
-			this.stock.writeAvailable(sku, available - quantity, Fencing.tokenOf(Fencing.inventory(sku)));
+			this.stock.writeAvailable(sku, available - quantity);
 			long order = this.orders.insert(this.properties.instanceId(), List.of(new OrderLine(sku, quantity)));
 			return new Purchase(order, sku, quantity, available - quantity);
 		});
 	}
 
 	/**
-	 * Refill a SKU, under the same lock as purchases.
+	 * Refill a SKU, under the same lock as purchases, fenced as they are.
 	 * @param sku the stock keeping unit
 	 * @param upTo the stock afterwards
 	 * @return how many items were added
 	 */
-	@DistributedLock("inventory/#{#sku}")
+	@DistributedLock(value = "inventory/#{#sku}", fenced = true)
 	@Transactional
 	public int refill(String sku, int upTo) {
 		return this.probe.writing(sku, () -> {
@@ -70,7 +73,7 @@ public class InventoryService {
 			if (available >= upTo) {
 				return 0;
 			}
-			this.stock.writeAvailable(sku, upTo, Fencing.tokenOf(Fencing.inventory(sku)));
+			this.stock.writeAvailable(sku, upTo);
 			return upTo - available;
 		});
 	}

@@ -14,7 +14,8 @@ import io.github.distlock.annotation.DistributedLock;
  * the order's SKUs, so {@code @DistributedLock} takes one lock per SKU, the same locks as
  * single purchases: all of them within one wait time, always in sorted order (two orders
  * sharing SKUs never deadlock), released in reverse order after the transaction
- * committed.
+ * committed. The transaction is fenced by every one of the locks: it commits only if no
+ * newer holder of any of them committed first.
  */
 @Service
 public class OrderService {
@@ -42,7 +43,7 @@ public class OrderService {
 	 * @throws io.github.distlock.core.LockTimeoutException if the locks of all SKUs were
 	 * not acquired within {@code distlock.lock.wait-time}
 	 */
-	@DistributedLock("inventory/#{#order.skus()}")
+	@DistributedLock(value = "inventory/#{#order.skus()}", fenced = true)
 	@Transactional
 	public Order place(OrderRequest order) {
 		List<OrderLine> lines = new ArrayList<>();
@@ -55,7 +56,7 @@ public class OrderService {
 					// Rolls back the lines written so far.
 					throw new OutOfStockException(sku, quantity, available);
 				}
-				this.stock.writeAvailable(sku, available - quantity, Fencing.tokenOf(Fencing.inventory(sku)));
+				this.stock.writeAvailable(sku, available - quantity);
 				return null;
 			});
 			lines.add(new OrderLine(sku, quantity));

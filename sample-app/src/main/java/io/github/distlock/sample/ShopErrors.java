@@ -9,10 +9,11 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Maps the shop's errors to HTTP answers with a JSON body {@code {"error": "..."}}. Lock
- * failures ({@code LockTimeoutException}, {@code LockLostException}) are left to
- * distlock, which answers them with 503, {@code Retry-After} and a problem detail that
- * does not repeat the exception's message: that message names the method, the lock path
- * and, when ZooKeeper is unreachable, its address, none of which is the client's
+ * failures ({@code LockTimeoutException}, {@code LockLostException} and its
+ * {@code StaleFencingTokenException}, a fenced write that lost to a newer holder) are
+ * left to distlock, which answers them with 503, {@code Retry-After} and a problem detail
+ * that does not repeat the exception's message: that message names the method, the lock
+ * path and, when ZooKeeper is unreachable, its address, none of which is the client's
  * business.
  */
 @RestControllerAdvice
@@ -20,11 +21,6 @@ class ShopErrors {
 
 	@ExceptionHandler
 	ResponseEntity<Map<String, String>> outOfStock(OutOfStockException ex) {
-		return error(HttpStatus.CONFLICT, ex);
-	}
-
-	@ExceptionHandler
-	ResponseEntity<Map<String, String>> staleToken(StaleFencingTokenException ex) {
 		return error(HttpStatus.CONFLICT, ex);
 	}
 

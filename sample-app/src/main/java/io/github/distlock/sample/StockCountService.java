@@ -1,7 +1,6 @@
 package io.github.distlock.sample;
 
 import java.time.Duration;
-import java.util.OptionalLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -11,15 +10,19 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
+import io.github.distlock.transaction.FencedTransactions;
 
 /**
  * Stock-takes, with distlock's programmatic API: after counting the shelf, the counted
- * number replaces the stock, under the same lock as purchases and with that lock's
- * fencing token.
+ * number replaces the stock, under the same lock as purchases, in a transaction fenced by
+ * that lock ({@link FencedTransactions}): it commits only if no newer holder of the lock
+ * committed first.
  * <p>
- * {@link Locks} comes through an {@link ObjectProvider}, so the shop also runs with
- * {@code distlock.enabled=false}, without locks (the cluster demo's second run).
+ * {@link Locks} and {@link FencedTransactions} come through an {@link ObjectProvider}, so
+ * the shop also runs with {@code distlock.enabled=false}, without locks (the cluster
+ * demo's second run).
  */
 @Service
 public class StockCountService {
@@ -30,11 +33,15 @@ public class StockCountService {
 
 	private final StockStore stock;
 
+	private final ObjectProvider<FencedTransactions> fencedTransactions;
+
 	private final TransactionTemplate transaction;
 
-	public StockCountService(ObjectProvider<Locks> locks, StockStore stock, TransactionTemplate transaction) {
+	public StockCountService(ObjectProvider<Locks> locks, StockStore stock,
+			ObjectProvider<FencedTransactions> fencedTransactions, TransactionTemplate transaction) {
 		this.locks = locks;
 		this.stock = stock;
+		this.fencedTransactions = fencedTransactions;
 		this.transaction = transaction;
 	}
 
@@ -45,6 +52,8 @@ public class StockCountService {
 	 * @return the new stock
 	 * @throws io.github.distlock.core.LockTimeoutException if the lock was not acquired
 	 * within {@code distlock.lock.wait-time}
+	 * @throws io.github.distlock.core.StaleFencingTokenException if a newer holder of the
+	 * lock committed first (this holder lost the lock during a pause)
 	 */
 	public int recordCount(String sku, int counted) {
 		if (counted < 0) {
@@ -56,20 +65,19 @@ public class StockCountService {
 		Locks locks = this.locks.getIfAvailable();
 		if (locks == null) {
 			logger.debug("distlock is switched off: recording the count without a lock");
-			write(sku, counted, OptionalLong.empty());
+			this.transaction.executeWithoutResult((status) -> this.stock.writeAvailable(sku, counted));
 			return counted;
 		}
 		Duration waitTime = locks.defaultWaitTime();
-		try (LockHandle lock = locks.mutex(Fencing.inventory(sku)).acquire(waitTime)) {
+		try (LockHandle lock = locks.mutex(LockPath.of("inventory", sku)).acquire(waitTime)) {
 			// The transaction runs inside the lock: it commits before the lock
 			// is released.
-			write(sku, counted, OptionalLong.of(lock.fencingToken()));
+			this.fencedTransactions.getObject().execute(lock, (status) -> {
+				this.stock.writeAvailable(sku, counted);
+				return null;
+			});
 			return counted;
 		}
-	}
-
-	private void write(String sku, int counted, OptionalLong fencingToken) {
-		this.transaction.executeWithoutResult((status) -> this.stock.writeAvailable(sku, counted, fencingToken));
 	}
 
 }

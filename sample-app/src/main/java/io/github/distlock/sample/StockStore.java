@@ -2,17 +2,17 @@ package io.github.distlock.sample;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The {@code stock} table. Writes carry the fencing token of the lock under which their
- * writer read the row, and the table keeps the highest token that wrote each row: a write
- * with an older token comes from a holder whose lock was lost and taken by someone else
- * meanwhile, and is rejected.
+ * The {@code stock} table. Its writers write in fenced transactions (distlock's
+ * {@code fenced = true}, or {@code FencedTransactions}): distlock's fence table keeps the
+ * newest fencing token that committed per lock, and a transaction of a holder whose lock
+ * was lost and taken by someone else meanwhile rolls back instead of overwriting newer
+ * stock.
  */
 @Repository
 public class StockStore {
@@ -91,24 +91,9 @@ public class StockStore {
 	 * Write the stock of a SKU.
 	 * @param sku the stock keeping unit
 	 * @param available the new stock
-	 * @param fencingToken token of the lock held on the SKU; empty when locking is
-	 * switched off
-	 * @throws StaleFencingTokenException if a holder with a newer token has written the
-	 * row
 	 */
-	public void writeAvailable(String sku, int available, OptionalLong fencingToken) {
-		if (fencingToken.isEmpty()) {
-			this.jdbc.sql("update stock set available = ? where sku = ?").params(available, sku).update();
-			return;
-		}
-		long token = fencingToken.getAsLong();
-		// "<=": the same holder may write twice under one acquisition.
-		int updated = this.jdbc.sql("update stock set available = ?, fence = ? where sku = ? and fence <= ?")
-			.params(available, token, sku, token)
-			.update();
-		if (updated == 0) {
-			throw new StaleFencingTokenException(sku, token, fence(sku));
-		}
+	public void writeAvailable(String sku, int available) {
+		this.jdbc.sql("update stock set available = ? where sku = ?").params(available, sku).update();
 	}
 
 	/**
@@ -121,19 +106,6 @@ public class StockStore {
 		if (this.jdbc.sql("update stock set price_cents = ? where sku = ?").params(priceCents, sku).update() == 0) {
 			throw new UnknownSkuException(sku);
 		}
-	}
-
-	/**
-	 * Return the highest fencing token that wrote a SKU's stock.
-	 * @param sku the stock keeping unit
-	 * @return the token, 0 if none did
-	 */
-	public long fence(String sku) {
-		return this.jdbc.sql("select fence from stock where sku = ?")
-			.param(sku)
-			.query(Long.class)
-			.optional()
-			.orElse(0L);
 	}
 
 }

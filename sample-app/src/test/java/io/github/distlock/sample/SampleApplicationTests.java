@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -24,12 +23,15 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.StaleFencingTokenException;
 import io.github.distlock.test.AutoConfigureDistlockZooKeeper;
 import io.github.distlock.test.LockRecorder;
+import io.github.distlock.transaction.FencedTransactions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -73,6 +75,12 @@ class SampleApplicationTests {
 	private ConcurrencyProbe probe;
 
 	@Autowired
+	private FencedTransactions fencedTransactions;
+
+	@Autowired
+	private JdbcClient jdbc;
+
+	@Autowired
 	private LockRecorder recorder;
 
 	@Test
@@ -84,6 +92,8 @@ class SampleApplicationTests {
 		assertThat(body.get("order").asLong()).isPositive();
 		assertThat(body.get("remaining").asInt()).isEqualTo(3);
 		assertThat(this.json.readTree(get("/api/inventory/gadget").body()).get("available").asInt()).isEqualTo(3);
+		// The purchase's transaction was fenced: it advanced the lock's fence row.
+		assertThat(fence("gadget")).as("fencing token of the purchase").isPositive();
 		HttpResponse<String> tooMany = post("/api/inventory/gadget/purchase?quantity=4");
 		assertThat(tooMany.statusCode()).isEqualTo(409);
 		assertThat(tooMany.body()).contains("Only 3 of 'gadget' left");
@@ -176,6 +186,9 @@ class SampleApplicationTests {
 			assertThat(bought.getOrDefault(sku, 0) + available).as("sold + left of %s", sku).isEqualTo(12);
 			assertThat(this.orderStore.sold(sku)).as("order lines of %s", sku).isEqualTo(bought.getOrDefault(sku, 0));
 			assertThat(stock.get("mostConcurrentPurchases").asInt()).as("writers of %s at once", sku).isEqualTo(1);
+			// An order's transaction is fenced by the lock of every SKU it wrote; a
+			// refused order's fence rolled back with it.
+			assertThat(fence(sku) > 0).as("fence row of %s advanced", sku).isEqualTo(bought.getOrDefault(sku, 0) > 0);
 		}
 	}
 
@@ -190,21 +203,31 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void writeWithTheTokenOfAnOlderHolderIsRejected() {
+	void commitWithTheTokenOfAnOlderHolderIsRolledBack() {
 		LockPath path = LockPath.of("inventory", "fenced");
-		long older;
-		try (LockHandle first = this.locks.mutex(path).acquire(Duration.ofSeconds(5))) {
-			older = first.fencingToken();
-		}
+		LockHandle first = this.locks.mutex(path).acquire(Duration.ofSeconds(5));
+		// The first holder loses its lock (here: releases it) and a second takes it.
+		first.close();
+		long newer;
 		try (LockHandle second = this.locks.mutex(path).acquire(Duration.ofSeconds(5))) {
-			assertThat(second.fencingToken()).isGreaterThan(older);
-			this.stockStore.writeAvailable("fenced", 4, OptionalLong.of(second.fencingToken()));
-			// The first holder wakes up after a long pause and writes with its old token.
+			newer = second.fencingToken();
+			assertThat(newer).isGreaterThan(first.fencingToken());
+			this.fencedTransactions.execute(second, (status) -> {
+				this.stockStore.writeAvailable("fenced", 4);
+				return null;
+			});
+			// The first holder wakes up after a long pause and writes in a transaction
+			// fenced by its old lock.
 			assertThatExceptionOfType(StaleFencingTokenException.class)
-				.isThrownBy(() -> this.stockStore.writeAvailable("fenced", 3, OptionalLong.of(older)))
-				.withMessageContaining("rejected");
+				.isThrownBy(() -> this.fencedTransactions.execute(first, (status) -> {
+					this.stockStore.writeAvailable("fenced", 3);
+					return null;
+				}))
+				.withMessageContaining("rolled back")
+				.satisfies((ex) -> assertThat(ex.getNewerToken()).isEqualTo(newer));
 		}
 		assertThat(this.stockStore.available("fenced")).isEqualTo(4);
+		assertThat(fence("fenced")).as("token in the fence table").isEqualTo(newer);
 	}
 
 	@Test
@@ -255,7 +278,7 @@ class SampleApplicationTests {
 			.PUT(HttpRequest.BodyPublishers.noBody()));
 		assertThat(count.statusCode()).isEqualTo(200);
 		assertThat(this.json.readTree(count.body()).get("available").asInt()).isEqualTo(42);
-		assertThat(this.stockStore.fence("counted")).as("fencing token of the stock-take").isPositive();
+		assertThat(fence("counted")).as("fencing token of the stock-take").isPositive();
 	}
 
 	@Test
@@ -301,7 +324,7 @@ class SampleApplicationTests {
 		JsonNode stock = this.json.readTree(get("/api/inventory/delivered").body());
 		assertThat(stock.get("available").asInt()).isEqualTo(100 + THREADS * PURCHASES_PER_THREAD);
 		assertThat(stock.get("mostConcurrentPurchases").asInt()).as("writers inside the lock at once").isEqualTo(1);
-		assertThat(this.stockStore.fence("delivered")).as("fencing token of the last delivery").isPositive();
+		assertThat(fence("delivered")).as("fencing token of the last delivery").isPositive();
 	}
 
 	@Test
@@ -310,6 +333,15 @@ class SampleApplicationTests {
 		assertThat(health.statusCode()).isEqualTo(200);
 		assertThat(this.json.readTree(health.body()).get("status").asString()).isEqualTo("UP");
 		assertThat(get("/actuator/metrics").statusCode()).isEqualTo(200);
+	}
+
+	/** The newest fencing token a fenced transaction committed for a SKU's lock. */
+	private long fence(String sku) {
+		return this.jdbc.sql("select token from distlock_fence where lock_path = ?")
+			.param("mutex/inventory/" + sku)
+			.query(Long.class)
+			.optional()
+			.orElse(0L);
 	}
 
 	private HttpResponse<String> postJson(String path, String body) throws Exception {

@@ -1,0 +1,250 @@
+package io.github.distlock.history;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.StaleFencingTokenException;
+import io.github.distlock.transaction.FenceTable;
+import io.github.distlock.transaction.FencedTransactions;
+import io.github.distlock.transaction.JdbcTransactionFencing;
+
+/**
+ * The real-database variant of the checker's fenced store: an in-memory H2 database with
+ * distlock's fence table (from the schema distlock ships), written by fenced transactions
+ * ({@link FencedTransactions}) of several nodes, each with its own data source,
+ * transaction manager and fencing, as separate applications sharing a database.
+ * <p>
+ * A fenced write updates the lock's {@code stock} row and appends a row to
+ * {@code commits} in the same transaction. The update takes the {@code stock} row's lock
+ * before the row is appended, and holds it until the transaction ends, so the ids of the
+ * committed {@code commits} rows of one lock are in commit order: the database itself
+ * records the order in which it accepted the commits, and {@link #judge} reads it back.
+ */
+final class FencedCommits {
+
+	// A writer may wait for another's row lock while that one's commit runs; never
+	// long, but H2's default of 1 s could end it on a loaded machine.
+	private final String url = "jdbc:h2:mem:fenced-history-" + UUID.randomUUID()
+			+ ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=60000";
+
+	private final JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(this.url));
+
+	private final List<Attempt> attempts = new ArrayList<>();
+
+	FencedCommits(List<String> locks) {
+		new ResourceDatabasePopulator(new ClassPathResource("io/github/distlock/transaction/schema-h2.sql"))
+			.execute(this.jdbc.getDataSource());
+		this.jdbc.execute("create table stock (lock_path varchar(200) primary key, token bigint not null, "
+				+ "writer varchar(64) not null)");
+		this.jdbc.execute("create table commits (id bigint generated always as identity primary key, "
+				+ "lock_path varchar(200) not null, token bigint not null, writer varchar(64) not null)");
+		for (String lock : locks) {
+			this.jdbc.update("insert into stock (lock_path, token, writer) values (?, 0, 'none')", lock);
+		}
+	}
+
+	/**
+	 * The fenced transactions of one node: its own data source on the shared database,
+	 * transaction manager and fencing.
+	 */
+	Writer writer() {
+		DataSource dataSource = new DriverManagerDataSource(this.url);
+		DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
+		JdbcTransactionFencing fencing = new JdbcTransactionFencing(() -> dataSource, () -> transactionManager,
+				new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC()));
+		transactionManager.addListener(fencing);
+		return new Writer(new FencedTransactions(transactionManager, fencing), new JdbcTemplate(dataSource));
+	}
+
+	/** Record the outcome of a commit attempt (after the holder's lock was looked at). */
+	synchronized void record(Attempt attempt) {
+		this.attempts.add(attempt);
+	}
+
+	synchronized List<Attempt> attempts() {
+		return List.copyOf(this.attempts);
+	}
+
+	/**
+	 * Judge the attempts against what the database accepted.
+	 * <ul>
+	 * <li>A stale commit accepted: a committed transaction whose token is lower than the
+	 * token of a transaction of the same lock the database committed before it.</li>
+	 * <li>A rightful commit refused: an attempt turned away though its holder's lock node
+	 * still existed on the server after the attempt ended (so the holder held the lock
+	 * throughout, and no holder with a newer token can have been granted it, let alone
+	 * committed), or turned away naming a newer token that no committed transaction of
+	 * the lock carried, or one not newer than its own.</li>
+	 * </ul>
+	 */
+	Judgement judge() {
+		List<String> violations = new ArrayList<>();
+		List<Integer> flagged = new ArrayList<>();
+		Map<String, Attempt> byWriter = new HashMap<>();
+		for (Attempt attempt : attempts()) {
+			byWriter.put(attempt.writer(), attempt);
+		}
+		Map<String, Long> highest = new HashMap<>();
+		Map<String, List<Long>> committed = new HashMap<>();
+		int staleAccepted = 0;
+		for (Map<String, Object> row : this.jdbc
+			.queryForList("select id, lock_path, token, writer from commits order by id")) {
+			String lock = (String) row.get("LOCK_PATH");
+			long token = ((Number) row.get("TOKEN")).longValue();
+			long before = highest.getOrDefault(lock, 0L);
+			if (token < before) {
+				staleAccepted++;
+				violations.add("stale commit accepted: commit #" + row.get("ID") + " of " + row.get("WRITER") + " on "
+						+ lock + " with token " + token + ", after token " + before + " had committed");
+				Attempt attempt = byWriter.get((String) row.get("WRITER"));
+				if (attempt != null) {
+					flagged.add(attempt.round());
+				}
+			}
+			highest.put(lock, Math.max(before, token));
+			committed.computeIfAbsent(lock, (key) -> new ArrayList<>()).add(token);
+		}
+		int rightfulRefused = 0;
+		int committedAttempts = 0;
+		int refused = 0;
+		int proven = 0;
+		for (Attempt attempt : attempts()) {
+			if (attempt.heldAfter()) {
+				proven++;
+			}
+			if (attempt.committed()) {
+				committedAttempts++;
+				if (!committed.getOrDefault(attempt.lock(), List.of()).contains(attempt.token())) {
+					violations.add("lost commit: " + attempt + " committed, but the database has no commit of it");
+					flagged.add(attempt.round());
+				}
+				continue;
+			}
+			refused++;
+			String why = null;
+			if (attempt.heldAfter()) {
+				why = "its lock node still existed after the attempt";
+			}
+			else if (attempt.newerToken() <= attempt.token()) {
+				why = "the newer token it names is not newer";
+			}
+			else if (!committed.getOrDefault(attempt.lock(), List.of()).contains(attempt.newerToken())) {
+				why = "no transaction carrying the newer token it names committed";
+			}
+			if (why != null) {
+				rightfulRefused++;
+				violations.add("rightful commit refused: " + attempt + ": " + why);
+				flagged.add(attempt.round());
+			}
+		}
+		for (Map<String, Object> row : this.jdbc.queryForList("select lock_path, token from stock")) {
+			String lock = (String) row.get("LOCK_PATH");
+			long token = ((Number) row.get("TOKEN")).longValue();
+			if (token != highest.getOrDefault(lock, 0L)) {
+				violations.add("lost write: " + lock + " holds the write of token " + token
+						+ ", not that of the newest committed token " + highest.getOrDefault(lock, 0L));
+			}
+		}
+		int total = committed.values().stream().mapToInt(List::size).sum();
+		if (total != committedAttempts) {
+			violations.add("commits: the database has " + total + " commits, the writers saw " + committedAttempts);
+		}
+		return new Judgement(attempts().size(), committedAttempts, refused, proven, staleAccepted, rightfulRefused,
+				violations, flagged.stream().distinct().toList());
+	}
+
+	void shutdown() {
+		this.jdbc.execute("shutdown");
+	}
+
+	/** The fenced transactions of one node. */
+	static final class Writer {
+
+		private final FencedTransactions transactions;
+
+		private final JdbcTemplate jdbc;
+
+		Writer(FencedTransactions transactions, JdbcTemplate jdbc) {
+			this.transactions = transactions;
+			this.jdbc = jdbc;
+		}
+
+		/**
+		 * Run a fenced transaction: once it has begun, report it open and wait for the
+		 * signal to write; then write the lock's row and the commit's record, and commit.
+		 * @return the newer token that refused the commit, or 0 if it committed
+		 */
+		long write(LockHandle handle, String lock, String writer, Runnable opened, Runnable awaitWrite) {
+			try {
+				this.transactions.execute(handle, (status) -> {
+					opened.run();
+					awaitWrite.run();
+					this.jdbc.update("update stock set token = ?, writer = ? where lock_path = ?",
+							handle.fencingToken(), writer, lock);
+					this.jdbc.update("insert into commits (lock_path, token, writer) values (?, ?, ?)", lock,
+							handle.fencingToken(), writer);
+					return null;
+				});
+				return 0;
+			}
+			catch (StaleFencingTokenException ex) {
+				return ex.getNewerToken();
+			}
+		}
+
+	}
+
+	/**
+	 * One holder's commit attempt.
+	 *
+	 * @param round the round
+	 * @param writer who
+	 * @param lock the lock's key
+	 * @param token the holder's fencing token
+	 * @param committed whether the commit was accepted
+	 * @param newerToken the newer token the refusal named, 0 if it committed
+	 * @param heldAfter whether the holder's lock node still existed on the server after
+	 * the attempt ended
+	 */
+	record Attempt(int round, String writer, String lock, long token, boolean committed, long newerToken,
+			boolean heldAfter) {
+
+		@Override
+		public String toString() {
+			return "round " + this.round + ", " + this.writer + " on " + this.lock + " with token " + this.token
+					+ (this.committed ? ", committed" : ", refused (newer token " + this.newerToken + ")")
+					+ (this.heldAfter ? ", lock node there after" : "");
+		}
+
+	}
+
+	/**
+	 * What the database accepted and refused.
+	 *
+	 * @param attempts commit attempts
+	 * @param committed attempts the database committed
+	 * @param refused attempts refused as stale
+	 * @param proven attempts whose holder provably held the lock throughout
+	 * @param staleAccepted stale commits accepted
+	 * @param rightfulRefused rightful commits refused
+	 * @param violations each one found
+	 * @param flagged the rounds of the commits a violation names
+	 */
+	record Judgement(int attempts, int committed, int refused, int proven, int staleAccepted, int rightfulRefused,
+			List<String> violations, List<Integer> flagged) {
+	}
+
+}
