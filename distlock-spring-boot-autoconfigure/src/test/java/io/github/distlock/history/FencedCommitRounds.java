@@ -21,6 +21,8 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ServerWatches;
+import io.github.distlock.testsupport.ZooKeeperEnsemble;
 import io.github.distlock.testsupport.ZooKeeperNodes;
 
 /**
@@ -83,7 +85,8 @@ final class FencedCommitRounds {
 			thread.setDaemon(true);
 			return thread;
 		});
-		try (Ensemble ensemble = Ensemble.start(this.settings.servers());
+		ServerWatches.enable();
+		try (ZooKeeperEnsemble ensemble = Faults.shortSessionServers(this.settings.servers());
 				TcpRelay relay = new TcpRelay(ensemble.port(0))) {
 			ZooKeeperNodes clients = new ZooKeeperNodes(Faults.NODES);
 			List<Member> members = new ArrayList<>();
@@ -109,7 +112,7 @@ final class FencedCommitRounds {
 			}
 			finally {
 				relay.resume();
-				ensemble.restartAll();
+				ensemble.restart();
 				for (Member member : members) {
 					member.locks.close();
 				}
@@ -310,7 +313,7 @@ final class FencedCommitRounds {
 
 	}
 
-	private record Context(Ensemble ensemble, TcpRelay relay, CuratorFramework observer, List<Member> members,
+	private record Context(ZooKeeperEnsemble ensemble, TcpRelay relay, CuratorFramework observer, List<Member> members,
 			FencedCommits commits, ExecutorService executor) {
 	}
 
