@@ -120,8 +120,8 @@ spread -X PUT "/api/catalog/widget?priceCents=1100"
 for i in 1 2 3 4 5; do spread "/api/reports/sales"; done
 for i in 1 2; do spread -X POST "/api/inventory/gadget/deliveries?quantity=1"; done
 # The restock job paused cluster-wide for a few of its slots, then resumed (as an operator would), twice: the
-# missed-slots counter is registered by the run after the first pause, already at its count, which increase()
-# does not see; the second pause shows on the panel.
+# missed-slots counter is registered by the first run that finds missed slots, already at its count, which
+# increase() does not see; the second pause shows on the panel.
 until_second() { # seconds into the load
   while [ $SECONDS -lt $((end - load_seconds + $1)) ]; do sleep 1; done
 }
