@@ -73,10 +73,16 @@ public final class JobMetrics implements ScheduledJobListener {
 	}
 
 	/**
-	 * Register the gauges of the jobs known now; reads each job's record once.
+	 * Register the meters of the jobs known now; reads each job's record once. The
+	 * counters start at zero, so that {@code rate()} and {@code increase()} see their
+	 * first missed slot and first skip of each reason.
 	 */
 	public void bindJobs() {
 		for (ScheduledJob job : this.jobs.jobs()) {
+			for (JobSkip reason : JobSkip.values()) {
+				skippedCounter(job.name(), reason);
+			}
+			missedCounter(job.name());
 			AtomicLong lastSlot = lastSlot(job.name());
 			try {
 				this.jobs.lastRun(job.name())
@@ -117,21 +123,27 @@ public final class JobMetrics implements ScheduledJobListener {
 
 	@Override
 	public void skipped(String job, @Nullable Instant slot, JobSkip reason) {
-		Counter.builder(SKIPPED)
-			.description("Firings of jobs that did not run them, by reason")
-			.tag(LockTags.NAME, job)
-			.tag("reason", reason.name().toLowerCase(Locale.ROOT))
-			.register(this.registry)
-			.increment();
+		skippedCounter(job, reason).increment();
 	}
 
 	@Override
 	public void missed(String job, long count) {
-		Counter.builder(MISSED)
+		missedCounter(job).increment(count);
+	}
+
+	private Counter skippedCounter(String job, JobSkip reason) {
+		return Counter.builder(SKIPPED)
+			.description("Firings of jobs that did not run them, by reason")
+			.tag(LockTags.NAME, job)
+			.tag("reason", reason.name().toLowerCase(Locale.ROOT))
+			.register(this.registry);
+	}
+
+	private Counter missedCounter(String job) {
+		return Counter.builder(MISSED)
 			.description("Slots of jobs that no instance ran")
 			.tag(LockTags.NAME, job)
-			.register(this.registry)
-			.increment(count);
+			.register(this.registry);
 	}
 
 	private AtomicLong lastSlot(String job) {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -65,6 +66,12 @@ class ScheduledJobOperationsTests {
 			Cleanup job = context.getBean(Cleanup.class);
 			DistlockEndpoint endpoint = context.getBean(DistlockEndpoint.class);
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			// Registered at zero before any firing, so that rate() sees the first one.
+			for (String reason : List.of("slot_taken", "paused", "locked", "no_slot")) {
+				assertThat(meters.get(JobMetrics.SKIPPED).tags("name", "cleanup", "reason", reason).counter().count())
+					.isZero();
+			}
+			assertThat(meters.get(JobMetrics.MISSED).tags("name", "cleanup").counter().count()).isZero();
 			job.run();
 			job.run();
 			assertThat(job.runs()).isEqualTo(1);
