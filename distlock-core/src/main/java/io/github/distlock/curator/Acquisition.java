@@ -28,7 +28,7 @@ import io.github.distlock.core.WaitingAcquisition;
  * deleted. The acquisition never blocks and never runs user code: it is driven by
  * ZooKeeper's callbacks, connection events and the timer.
  */
-abstract class Acquisition implements QueuePosition.Owner, SessionBound {
+abstract class Acquisition implements QueuePosition.Owner, Session.Waiting {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
@@ -151,7 +151,8 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 	}
 
 	/** The error of an acquisition on closed locks. */
-	final LockAcquisitionException closed() {
+	@Override
+	public final LockAcquisitionException closed() {
 		return new LockAcquisitionException(
 				"Lock '" + this.path + "' cannot be acquired: the locks of this client were closed", null);
 	}
@@ -206,7 +207,8 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 	 * ZooKeeper refused what every request needs (the namespace node): fail, unless
 	 * requests were sent already.
 	 */
-	final void failBeforeBegin(Exception refused) {
+	@Override
+	public final void failBeforeBegin(Exception refused) {
 		synchronized (this) {
 			if (this.begun) {
 				return;
@@ -266,12 +268,14 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 	}
 
 	/** Fail the acquisition with the given problem. */
-	final void fail(Exception ex) {
+	@Override
+	public final void fail(Exception ex) {
 		this.outcome.completeExceptionally(failure(ex));
 	}
 
 	/** The connection came back. */
-	final void resume() {
+	@Override
+	public final void resume() {
 		synchronized (this) {
 			if (this.outcome.isDone()) {
 				return;
@@ -413,7 +417,8 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 		return this.events;
 	}
 
-	final WaitingAcquisition snapshot() {
+	@Override
+	public final WaitingAcquisition snapshot() {
 		return new WaitingAcquisition(this.kind, this.path, this.holder, this.startedAt);
 	}
 
