@@ -28,7 +28,7 @@ import io.github.distlock.core.WaitingAcquisition;
  * deleted. The acquisition never blocks and never runs user code: it is driven by
  * ZooKeeper's callbacks, connection events and the timer.
  */
-abstract class Acquisition implements QueuePosition.Owner, Session.Waiting {
+abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, LocalQueues.Turn {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
@@ -177,7 +177,8 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting {
 	 * @return {@code false} if the acquisition is over already and declines the turn,
 	 * which the caller then passes on
 	 */
-	final boolean takeTurn() {
+	@Override
+	public final boolean takeTurn() {
 		synchronized (this) {
 			if (this.outcome.isDone()) {
 				return false;

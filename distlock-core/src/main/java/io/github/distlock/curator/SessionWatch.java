@@ -20,15 +20,15 @@ import org.slf4j.LoggerFactory;
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockAcquisitionException;
-import io.github.distlock.core.LockReleaseException;
 import io.github.distlock.core.LockState;
 
 /**
  * The session of one client, and what follows it: the connection state, the namespace
  * node, the holds (held or in doubt while suspended, lost when the session ends) and the
- * acquisitions in flight (resumed when the connection returns). It also sends what must
- * reach ZooKeeper whatever the connection does: releases, deletes of nodes nobody holds,
- * and removals of watches nobody needs.
+ * acquisitions in flight (resumed when the connection returns). What must reach ZooKeeper
+ * whatever the connection does (releases, deletes of nodes nobody holds, removals of
+ * watches nobody needs) it sends through its {@link Requests}, which it tells when the
+ * connection returns and when the session ends.
  * <p>
  * A hold is lost when the session that owns its node ends, whether or not Curator
  * reported it yet: Curator replaces its ZooKeeper handle when the session expires, so a
@@ -52,8 +52,7 @@ final class SessionWatch implements Session {
 	// What else follows the session: the participants of leader elections.
 	private final Set<SessionBound> bound = ConcurrentHashMap.newKeySet();
 
-	// Holds whose delete failed for want of a connection: sent again when it returns.
-	private final Set<Held> unconfirmedReleases = ConcurrentHashMap.newKeySet();
+	private final Requests requests;
 
 	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
 
@@ -74,6 +73,7 @@ final class SessionWatch implements Session {
 		this.client = client;
 		this.policy = policy;
 		this.threads = threads;
+		this.requests = new Requests(client, threads);
 		String namespace = client.getNamespace();
 		this.namespaceReady = namespace == null || namespace.isEmpty();
 	}
@@ -127,19 +127,13 @@ final class SessionWatch implements Session {
 			case LOST -> {
 				everyBound(SessionBound::lost);
 				// Their nodes died with the session.
-				for (Held hold : this.unconfirmedReleases) {
-					this.unconfirmedReleases.remove(hold);
-					hold.released().complete(null);
-				}
+				this.requests.lost();
 			}
 			case CONNECTED, RECONNECTED -> {
 				this.everConnected = true;
 				prepareNamespace();
 				this.holds.forEach(Held::reconnected);
-				for (Held hold : this.unconfirmedReleases) {
-					this.unconfirmedReleases.remove(hold);
-					sendRelease(hold);
-				}
+				this.requests.reconnected();
 				this.acquisitions.forEach(Waiting::reconnected);
 				this.bound.forEach(SessionBound::reconnected);
 			}
@@ -387,108 +381,33 @@ final class SessionWatch implements Session {
 		});
 	}
 
-	// Requests that must reach ZooKeeper
+	// Requests that must reach ZooKeeper, sent by the requests
 
-	/**
-	 * Release a hold: send the delete of its node, and complete its confirmation when
-	 * ZooKeeper answers. Without a connection the delete is sent again when the
-	 * connection returns (Curator's guaranteed delete retries it too), unless the session
-	 * ends first, which deletes the node.
-	 */
 	@Override
 	public void release(Held hold) {
 		this.holds.remove(hold);
 		stopOnceIdle();
-		send(() -> sendRelease(hold));
-	}
-
-	private void sendRelease(Held hold) {
-		String path = hold.node().path();
-		try {
-			this.client.delete().guaranteed().inBackground((client, event) -> {
-				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-				switch (code) {
-					case OK, NONODE, SESSIONEXPIRED -> hold.released().complete(null);
-					case CONNECTIONLOSS, OPERATIONTIMEOUT -> {
-						this.unconfirmedReleases.add(hold);
-						if (isConnected()) {
-							// The connection returned before this answer came.
-							this.unconfirmedReleases.remove(hold);
-							sendRelease(hold);
-						}
-					}
-					default -> hold.released()
-						.completeExceptionally(new LockReleaseException("Releasing lock '" + hold.path()
-								+ "' failed: ZooKeeper refused to delete " + path + ": " + code, null));
-				}
-			}).forPath(path);
-		}
-		catch (Exception ex) {
-			hold.released()
-				.completeExceptionally(new LockReleaseException(
-						"Releasing lock '" + hold.path() + "' failed: " + ex.getMessage(), ex));
-		}
+		this.requests.release(hold);
 	}
 
 	/** Number of releases waiting for the connection to return. */
 	int unconfirmedReleases() {
-		return this.unconfirmedReleases.size();
+		return this.requests.unconfirmedReleases();
 	}
 
-	/**
-	 * Delete a node nobody holds (an abandoned acquisition's, a semaphore's guard) in the
-	 * background, guaranteed: retried until it is gone or its session ends.
-	 */
 	@Override
 	public void deleteInBackground(String path) {
-		send(() -> {
-			try {
-				this.client.delete().guaranteed().inBackground().forPath(path);
-			}
-			catch (Exception ex) {
-				logger.warn("Could not delete lock node {}; it is deleted with its session", path, ex);
-			}
-		});
+		this.requests.deleteInBackground(path);
 	}
 
-	/**
-	 * Remove a watch nobody needs any more (an abandoned or granted position's), as
-	 * Curator's recipes do when they stop waiting: otherwise it stays registered until
-	 * its node changes, and is set again on every reconnection. Without a connection only
-	 * the client forgets it, and so does not set it again.
-	 */
 	@Override
 	public void removeWatch(Watcher watcher, String path, Watcher.WatcherType type) {
-		send(() -> removeWatch(watcher, path, type, !isConnected()));
+		this.requests.removeWatch(watcher, path, type);
 	}
 
-	private void removeWatch(Watcher watcher, String path, Watcher.WatcherType type, boolean locally) {
-		try {
-			if (locally) {
-				this.client.watchers().remove(watcher).ofType(type).locally().quietly().inBackground().forPath(path);
-			}
-			else {
-				this.client.watchers().remove(watcher).ofType(type).quietly().inBackground().forPath(path);
-			}
-		}
-		catch (Exception ex) {
-			logger.debug("Could not remove the watch on {}: {}", path, ex.toString());
-		}
-	}
-
-	/**
-	 * Send a request from this thread while connected (Curator queues it at once), else
-	 * from the request thread: without a connection Curator would block this one until it
-	 * gives up on it.
-	 */
 	@Override
 	public void send(Runnable request) {
-		if (isConnected()) {
-			request.run();
-		}
-		else {
-			this.threads.request(request);
-		}
+		this.requests.send(request);
 	}
 
 }

@@ -33,8 +33,9 @@
  * requests that may wait, loss reports, the namespace, the
  * {@link io.github.distlock.curator.DeadlineTimer deadline timer}),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, what
- * follows it, releases and deletes that must reach ZooKeeper; the parts see it as the
- * narrow {@link io.github.distlock.curator.Session}, and it sees them as
+ * follows it, and its {@link io.github.distlock.curator.Requests}: releases and deletes
+ * that must reach ZooKeeper; the parts see it as the narrow
+ * {@link io.github.distlock.curator.Session}, and it sees them as
  * {@link io.github.distlock.curator.Session.Held} and
  * {@link io.github.distlock.curator.Session.Waiting}, so it depends on no hold or
  * acquisition), {@link io.github.distlock.curator.LocalQueues} and
