@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
-import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.DistributedLockException;
@@ -50,6 +49,8 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 
 	private final Duration waitTime;
 
+	private final AcquisitionFailures failures;
+
 	private final Instant startedAt = Instant.now();
 
 	private final long startNanos = System.nanoTime();
@@ -83,6 +84,7 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 		this.waitTime = waitTime;
 		this.turnPath = turnPath;
 		this.events = engine.events(kind, path);
+		this.failures = new AcquisitionFailures(engine, path, waitTime);
 	}
 
 	/**
@@ -425,52 +427,11 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 
 	/** The exception a caller gets when this acquisition timed out now. */
 	final LockTimeoutException timeout(@Nullable Throwable cause) {
-		boolean answered = this.answered;
-		String reason;
-		if (!this.engine.session().isConnected()) {
-			reason = "ZooKeeper (" + this.engine.session().connectString() + ") is not connected";
-		}
-		else if (answered) {
-			reason = "it is held by another holder";
-		}
-		else {
-			reason = "ZooKeeper (" + this.engine.session().connectString() + ") did not answer in time";
-		}
-		return new LockTimeoutException(
-				"Lock '" + this.path + "' was not acquired within " + format(this.waitTime) + ": " + reason, this.path,
-				this.waitTime, Duration.ofNanos(System.nanoTime() - this.startNanos), cause);
+		return this.failures.timeout(this.answered, this.startNanos, cause);
 	}
 
 	private DistributedLockException failure(Throwable ex) {
-		if (ex instanceof DistributedLockException distlock) {
-			return distlock;
-		}
-		if (ex instanceof KeeperException.AuthFailedException keeper) {
-			return new LockAcquisitionException("Cannot acquire lock '" + this.path
-					+ "': ZooKeeper refused this client's credentials (authentication failed). "
-					+ this.engine.accessDeniedAdvice().advice(keeper.code()), ex);
-		}
-		if (ex instanceof KeeperException.NoAuthException || ex instanceof KeeperException.InvalidACLException) {
-			// The exception names the full path of the node ZooKeeper refused.
-			KeeperException keeper = (KeeperException) ex;
-			String node = (keeper.getPath() != null) ? keeper.getPath()
-					: this.engine.session().namespaced(this.path.value());
-			String reason = (ex instanceof KeeperException.InvalidACLException)
-					? "it refused the ACL for a new node (creator-only ACLs need an authenticated session)"
-					: "the node's ACL does not grant this client's identity access";
-			return new LockAcquisitionException("Cannot acquire lock '" + this.path + "': ZooKeeper refused access to "
-					+ node + ", " + reason + ". " + this.engine.accessDeniedAdvice().advice(keeper.code()), ex);
-		}
-		return new LockAcquisitionException(
-				"Acquiring lock '" + this.path + "' failed: " + ex.getClass().getSimpleName() + ": " + ex.getMessage(),
-				ex);
-	}
-
-	static String format(Duration waitTime) {
-		if (waitTime.isZero()) {
-			return "a single try";
-		}
-		return (waitTime.toMillis() < 10_000) ? waitTime.toMillis() + "ms" : waitTime.toSeconds() + "s";
+		return this.failures.failure(ex);
 	}
 
 	private static long saturatedNanos(Duration duration) {
