@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
-import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.DistributedLockException;
@@ -28,7 +27,7 @@ import io.github.distlock.core.WaitingAcquisition;
  * deleted. The acquisition never blocks and never runs user code: it is driven by
  * ZooKeeper's callbacks, connection events and the timer.
  */
-abstract class Acquisition implements QueuePosition.Owner, SessionBound {
+abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, LocalQueues.Turn {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
@@ -49,6 +48,8 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 	private final String holder;
 
 	private final Duration waitTime;
+
+	private final AcquisitionFailures failures;
 
 	private final Instant startedAt = Instant.now();
 
@@ -83,6 +84,7 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 		this.waitTime = waitTime;
 		this.turnPath = turnPath;
 		this.events = engine.events(kind, path);
+		this.failures = new AcquisitionFailures(engine, path, waitTime);
 	}
 
 	/**
@@ -151,7 +153,8 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 	}
 
 	/** The error of an acquisition on closed locks. */
-	final LockAcquisitionException closed() {
+	@Override
+	public final LockAcquisitionException closed() {
 		return new LockAcquisitionException(
 				"Lock '" + this.path + "' cannot be acquired: the locks of this client were closed", null);
 	}
@@ -176,7 +179,8 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 	 * @return {@code false} if the acquisition is over already and declines the turn,
 	 * which the caller then passes on
 	 */
-	final boolean takeTurn() {
+	@Override
+	public final boolean takeTurn() {
 		synchronized (this) {
 			if (this.outcome.isDone()) {
 				return false;
@@ -206,7 +210,8 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 	 * ZooKeeper refused what every request needs (the namespace node): fail, unless
 	 * requests were sent already.
 	 */
-	final void failBeforeBegin(Exception refused) {
+	@Override
+	public final void failBeforeBegin(Exception refused) {
 		synchronized (this) {
 			if (this.begun) {
 				return;
@@ -266,12 +271,14 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 	}
 
 	/** Fail the acquisition with the given problem. */
-	final void fail(Exception ex) {
+	@Override
+	public final void fail(Exception ex) {
 		this.outcome.completeExceptionally(failure(ex));
 	}
 
 	/** The connection came back. */
-	final void resume() {
+	@Override
+	public final void resume() {
 		synchronized (this) {
 			if (this.outcome.isDone()) {
 				return;
@@ -413,58 +420,18 @@ abstract class Acquisition implements QueuePosition.Owner, SessionBound {
 		return this.events;
 	}
 
-	final WaitingAcquisition snapshot() {
+	@Override
+	public final WaitingAcquisition snapshot() {
 		return new WaitingAcquisition(this.kind, this.path, this.holder, this.startedAt);
 	}
 
 	/** The exception a caller gets when this acquisition timed out now. */
 	final LockTimeoutException timeout(@Nullable Throwable cause) {
-		boolean answered = this.answered;
-		String reason;
-		if (!this.engine.session().isConnected()) {
-			reason = "ZooKeeper (" + this.engine.session().connectString() + ") is not connected";
-		}
-		else if (answered) {
-			reason = "it is held by another holder";
-		}
-		else {
-			reason = "ZooKeeper (" + this.engine.session().connectString() + ") did not answer in time";
-		}
-		return new LockTimeoutException(
-				"Lock '" + this.path + "' was not acquired within " + format(this.waitTime) + ": " + reason, this.path,
-				this.waitTime, Duration.ofNanos(System.nanoTime() - this.startNanos), cause);
+		return this.failures.timeout(this.answered, this.startNanos, cause);
 	}
 
 	private DistributedLockException failure(Throwable ex) {
-		if (ex instanceof DistributedLockException distlock) {
-			return distlock;
-		}
-		if (ex instanceof KeeperException.AuthFailedException keeper) {
-			return new LockAcquisitionException("Cannot acquire lock '" + this.path
-					+ "': ZooKeeper refused this client's credentials (authentication failed). "
-					+ this.engine.accessDeniedAdvice().advice(keeper.code()), ex);
-		}
-		if (ex instanceof KeeperException.NoAuthException || ex instanceof KeeperException.InvalidACLException) {
-			// The exception names the full path of the node ZooKeeper refused.
-			KeeperException keeper = (KeeperException) ex;
-			String node = (keeper.getPath() != null) ? keeper.getPath()
-					: this.engine.session().namespaced(this.path.value());
-			String reason = (ex instanceof KeeperException.InvalidACLException)
-					? "it refused the ACL for a new node (creator-only ACLs need an authenticated session)"
-					: "the node's ACL does not grant this client's identity access";
-			return new LockAcquisitionException("Cannot acquire lock '" + this.path + "': ZooKeeper refused access to "
-					+ node + ", " + reason + ". " + this.engine.accessDeniedAdvice().advice(keeper.code()), ex);
-		}
-		return new LockAcquisitionException(
-				"Acquiring lock '" + this.path + "' failed: " + ex.getClass().getSimpleName() + ": " + ex.getMessage(),
-				ex);
-	}
-
-	static String format(Duration waitTime) {
-		if (waitTime.isZero()) {
-			return "a single try";
-		}
-		return (waitTime.toMillis() < 10_000) ? waitTime.toMillis() + "ms" : waitTime.toSeconds() + "s";
+		return this.failures.failure(ex);
 	}
 
 	private static long saturatedNanos(Duration duration) {

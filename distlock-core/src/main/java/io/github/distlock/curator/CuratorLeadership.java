@@ -59,6 +59,26 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	private volatile boolean closed;
 
+	// What a participant's tenure tells, and the policy it follows.
+	private final Tenure.Election election = new Tenure.Election() {
+
+		@Override
+		public ConnectionLossPolicy policy() {
+			return CuratorLeadership.this.policy();
+		}
+
+		@Override
+		public void granted(String group, long epoch) {
+			CuratorLeadership.this.granted(group, epoch);
+		}
+
+		@Override
+		public void revoked(String group, long epoch) {
+			CuratorLeadership.this.revoked(group, epoch);
+		}
+
+	};
+
 	/**
 	 * Create the leader election of the given locks' client.
 	 * @param locks the locks, whose client, threads, session and connection-loss policy
@@ -76,7 +96,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	private Participant participant(String group) {
 		LockPath path = LockPath.parse(group);
 		return this.participants.computeIfAbsent(path.value(), (name) -> {
-			Participant participant = new Participant(this, this.engine, path);
+			Participant participant = new Participant(this.election, this.engine, path);
 			this.engine.session().bind(participant);
 			return participant;
 		});

@@ -174,12 +174,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		return this.session.holds().stream().map(Hold::snapshot).toList();
+		return this.session.holds().stream().map(Session.Held::snapshot).toList();
 	}
 
 	@Override
 	public List<WaitingAcquisition> waitingAcquisitions() {
-		return this.session.acquisitions().stream().map(Acquisition::snapshot).toList();
+		return this.session.acquisitions().stream().map(Session.Waiting::snapshot).toList();
 	}
 
 	@Override
@@ -259,7 +259,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	public void close() {
 		this.engine.closed = true;
 		this.session.close();
-		for (Acquisition acquisition : this.session.acquisitions()) {
+		for (Session.Waiting acquisition : this.session.acquisitions()) {
 			acquisition.fail(acquisition.closed());
 		}
 		this.threads.close();
@@ -288,8 +288,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	/** The acquisitions in flight. */
-	java.util.Set<Acquisition> acquisitions() {
-		return this.session.acquisitions();
+	List<Acquisition> acquisitions() {
+		return this.session.acquisitions().stream().map(Acquisition.class::cast).toList();
 	}
 
 	/** Curator's index of the ZooKeeper handle (and so of the session) in use now. */
@@ -314,7 +314,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 		private final EngineThreads threads;
 
-		private final SessionWatch session;
+		private final Session session;
 
 		private final LocalQueues localQueues;
 
@@ -350,7 +350,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 
 		@Override
-		public SessionWatch session() {
+		public Session session() {
 			return this.session;
 		}
 

@@ -9,10 +9,10 @@ import io.github.distlock.core.LockPath;
  * What the parts of an acquisition ({@link Acquisition}, its {@link QueuePosition}s, its
  * {@link Hold}) need of the engine of their client, and all they may reach: the client to
  * send requests with, the {@linkplain EngineThreads threads} work runs on, the
- * {@linkplain SessionWatch session} and what follows it, the client's
- * {@linkplain LocalQueues local queues}, the event listeners, and the
- * {@linkplain AccessDeniedAdvice advice} of a failure that access control refused.
- * {@link CuratorLocks} is the application's side of the same engine.
+ * {@linkplain Session session} and what follows it, the client's {@linkplain LocalQueues
+ * local queues}, the event listeners, and the {@linkplain AccessDeniedAdvice advice} of a
+ * failure that access control refused. {@link CuratorLocks} is the application's side of
+ * the same engine.
  */
 interface Engine {
 
@@ -26,7 +26,7 @@ interface Engine {
 	EngineThreads threads();
 
 	/** The session, and the holds and acquisitions that follow it. */
-	SessionWatch session();
+	Session session();
 
 	/** This client's queues of exclusive locks. */
 	LocalQueues localQueues();

@@ -22,7 +22,7 @@ import io.github.distlock.core.LockState;
  * {@link io.github.distlock.core.LockScope} wraps it in one handle per (re-)entry and
  * closes it with the last.
  */
-final class Hold implements LockHandle, SessionBound {
+final class Hold implements LockHandle, Session.Held {
 
 	private final Engine engine;
 
@@ -98,11 +98,13 @@ final class Hold implements LockHandle, SessionBound {
 	}
 
 	/** The state as last set, without asking whether the session is still the same. */
-	synchronized LockState currentState() {
+	@Override
+	public synchronized LockState currentState() {
 		return this.state;
 	}
 
-	LockNode node() {
+	@Override
+	public LockNode node() {
 		return this.node;
 	}
 
@@ -130,7 +132,8 @@ final class Hold implements LockHandle, SessionBound {
 	}
 
 	/** Events of this hold's acquisition. */
-	Events events() {
+	@Override
+	public Events events() {
 		return this.events;
 	}
 
@@ -246,11 +249,13 @@ final class Hold implements LockHandle, SessionBound {
 	}
 
 	/** Completed when ZooKeeper confirmed the node is gone. */
-	CompletableFuture<Void> released() {
+	@Override
+	public CompletableFuture<Void> released() {
 		return this.released;
 	}
 
-	HeldLock snapshot() {
+	@Override
+	public HeldLock snapshot() {
 		return new HeldLock(this.kind, this.path, this.holder, this.acquiredAt, this.token, state());
 	}
 

@@ -20,14 +20,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class LocalQueues {
 
-	private final ConcurrentHashMap<String, ArrayDeque<Acquisition>> queues = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<String, ArrayDeque<Turn>> queues = new ConcurrentHashMap<>();
 
 	/**
 	 * Take the turn of the path, or line up for it.
 	 * @return whether the acquisition has the turn now; if not, it is offered the turn
-	 * ({@link Acquisition#takeTurn()}) when its turn comes
+	 * ({@link Turn#takeTurn()}) when its turn comes
 	 */
-	boolean enter(String path, Acquisition acquisition) {
+	boolean enter(String path, Turn acquisition) {
 		boolean[] first = new boolean[1];
 		this.queues.compute(path, (key, waiting) -> {
 			if (waiting == null) {
@@ -41,7 +41,7 @@ final class LocalQueues {
 	}
 
 	/** Leave the line without having had the turn. */
-	void withdraw(String path, Acquisition acquisition) {
+	void withdraw(String path, Turn acquisition) {
 		this.queues.computeIfPresent(path, (key, waiting) -> {
 			waiting.remove(acquisition);
 			return waiting;
@@ -54,15 +54,15 @@ final class LocalQueues {
 	 * thousands of them timing out together cost a loop, not a deep recursion.
 	 */
 	void leave(String path) {
-		Acquisition next;
+		Turn next;
 		do {
 			next = next(path);
 		}
 		while (next != null && !next.takeTurn());
 	}
 
-	private @Nullable Acquisition next(String path) {
-		Acquisition[] next = new Acquisition[1];
+	private @Nullable Turn next(String path) {
+		Turn[] next = new Turn[1];
 		this.queues.computeIfPresent(path, (key, waiting) -> {
 			next[0] = waiting.pollFirst();
 			return (next[0] != null) ? waiting : null;
@@ -77,8 +77,19 @@ final class LocalQueues {
 
 	/** Number of acquisitions waiting for the given path's turn, or -1 if it is free. */
 	int waiting(@Nullable String path) {
-		ArrayDeque<Acquisition> waiting = (path != null) ? this.queues.get(path) : null;
+		ArrayDeque<Turn> waiting = (path != null) ? this.queues.get(path) : null;
 		return (waiting != null) ? waiting.size() : -1;
+	}
+
+	/** An acquisition that lines up for a path's turn. */
+	interface Turn {
+
+		/**
+		 * The turn has come.
+		 * @return whether the acquisition took it; {@code false} if it ended meanwhile
+		 */
+		boolean takeTurn();
+
 	}
 
 }

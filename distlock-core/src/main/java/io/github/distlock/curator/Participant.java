@@ -1,8 +1,6 @@
 package io.github.distlock.curator;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -13,24 +11,23 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
-import io.github.distlock.core.LockState;
 
 /**
  * This client's part in one group's election: Curator's {@code LeaderLatch}, node for
  * node, on the engine. While it waits, a {@link QueuePosition} with the
  * {@linkplain QueueDriver#LATCH latch driver} holds its {@code latch-} node (the
  * predecessor watched, the node made again when its session ended); once that node is
- * first, the participant leads: a <em>tenure</em>, which follows the connection and the
- * node itself (a watch on it) until it ends.
+ * first, the participant leads: a {@link Tenure}, which follows the connection and the
+ * node itself (a watch on it) until it ends. This class is the membership and the node:
+ * joining, queueing, the node that led and what happens to it; its {@code Tenure} is
+ * whether and how that node leads.
  * <ul>
- * <li>Suspended: under {@link ConnectionLossPolicy#SUSPENDED} the tenure ends at once;
- * under {@link ConnectionLossPolicy#LOST} it is in doubt (not leading for new work, not
- * ended).</li>
+ * <li>Suspended: by the connection-loss policy the tenure ends at once or is in doubt
+ * (not leading for new work, not ended).</li>
  * <li>Reconnected in the same session: the queue is read again, as {@code LeaderLatch}
  * does; the same node still first leads again (an ended tenure starts anew with the same
  * epoch, since no other member can have led meanwhile).</li>
@@ -39,9 +36,9 @@ import io.github.distlock.core.LockState;
  * {@code LeaderLatch}'s reset does (a server may keep that session a while longer).</li>
  * </ul>
  * No thread is kept per participant: everything is driven by ZooKeeper's answers and
- * watches and by the connection's events, which the {@link SessionWatch} tells it, as it
+ * watches and by the connection's events, which the engine's session tells it, as it
  * tells the holds and acquisitions of the same session. State is guarded by this object's
- * monitor, which also guards its position.
+ * monitor, which also guards its position and its tenure.
  */
 final class Participant implements QueuePosition.Owner, SessionBound {
 
@@ -50,19 +47,11 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 	/** Pause before starting again after ZooKeeper refused our node. */
 	private static final Duration RETRY = Duration.ofSeconds(1);
 
-	/**
-	 * How long a leaving leader waits at most for the work under its open tenure handles
-	 * before it deletes its node.
-	 */
-	static final Duration DRAIN = Duration.ofSeconds(10);
-
 	/** Pause before a stalled read tries again on a connection that is back. */
 	private static final Duration STALL_RETRY = Duration.ofMillis(50);
 
 	/** Pause while the namespace node is made sure of. */
 	private static final Duration NOT_READY = Duration.ofMillis(50);
-
-	private final CuratorLeadership leadership;
 
 	private final Engine engine;
 
@@ -76,6 +65,10 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 
 	// Guarded by this.
 
+	private final Tenure tenure;
+
+	private final LatchRecheck recheck;
+
 	private boolean joined;
 
 	private @Nullable QueuePosition position;
@@ -83,34 +76,15 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 	// Our latch node while it leads, or led and may lead again (suspended, in doubt).
 	private @Nullable LockNode node;
 
-	private boolean leading;
-
-	private boolean inDoubt;
-
-	private long epoch;
-
-	private @Nullable Instant since;
-
-	// Bumped for every tenure, so that a tenure's handle knows when it ended.
-	private long tenure;
-
 	private @Nullable Exception lastFailure;
 
-	// Open handles of the current tenure (work running under it).
-	private int inFlight;
-
-	// While a leaving leader waits for the work under its open handles: completes when
-	// it is done or the drain time is over.
-	private @Nullable CompletableFuture<Void> drained;
-
-	private final List<CompletableFuture<Long>> waiters = new ArrayList<>();
-
-	Participant(CuratorLeadership leadership, Engine engine, LockPath path) {
-		this.leadership = leadership;
+	Participant(Tenure.Election election, Engine engine, LockPath path) {
 		this.engine = engine;
 		this.group = path.value();
 		this.path = path;
 		this.queuePath = CuratorLock.queuePath(LockKind.LEADER, path);
+		this.tenure = new Tenure(this, election, engine, path);
+		this.recheck = new LatchRecheck(this, engine, this.group, this.queuePath, rechecked());
 	}
 
 	String group() {
@@ -144,9 +118,8 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		CompletableFuture<Void> deleted;
 		synchronized (this) {
 			this.joined = false;
-			waiting = new ArrayList<>(this.waiters);
-			this.waiters.clear();
-			if (this.leading && this.inFlight > 0) {
+			waiting = this.tenure.takeWaiters();
+			if (this.tenure.mustDrain()) {
 				deleted = drainThenDrop();
 			}
 			else {
@@ -166,21 +139,9 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 	 * node still leads), then delete the node: a graceful hand-over, with no overlap.
 	 */
 	private CompletableFuture<Void> drainThenDrop() {
-		CompletableFuture<Void> drained = this.drained;
-		if (drained == null) {
-			drained = new CompletableFuture<>();
-			this.drained = drained;
-			CompletableFuture<Void> timeout = drained;
-			this.engine.threads()
-				.timer()
-				.schedule(System.nanoTime() + DRAIN.toNanos(),
-						() -> this.engine.threads().request(() -> timeout.complete(null)));
-			logger.info("Leaving group '{}': waiting at most {} for {} call(s) under its leadership", this.group, DRAIN,
-					this.inFlight);
-		}
-		return drained.thenCompose((done) -> {
+		return this.tenure.drain().thenCompose((done) -> {
 			synchronized (this) {
-				this.drained = null;
+				this.tenure.drainDone();
 				CompletableFuture<Void> deleted = dropNode();
 				if (this.joined) {
 					queue();
@@ -192,7 +153,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 
 	/** Give up the tenure: queue again at the end with a new node. */
 	synchronized void relinquish() {
-		if (!this.joined || !this.leading) {
+		if (!this.joined || !this.tenure.isLeading()) {
 			return;
 		}
 		dropNode();
@@ -204,14 +165,11 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 	}
 
 	synchronized boolean isLeader() {
-		LockNode node = this.node;
-		return this.leading && !this.inDoubt && this.drained == null && node != null
-				&& this.engine.session().isConnected()
-				&& node.clientInstance() == this.engine.session().clientInstance();
+		return this.tenure.isLeader();
 	}
 
 	synchronized long epoch() {
-		return isLeader() ? this.epoch : 0;
+		return this.tenure.isLeader() ? this.tenure.epoch() : 0;
 	}
 
 	synchronized @Nullable Exception lastFailure() {
@@ -219,67 +177,22 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 	}
 
 	synchronized @Nullable LockHandle tenure() {
-		if (!isLeader()) {
-			return null;
-		}
-		this.inFlight++;
-		return new TenureHandle(this, this.tenure, this.epoch, this.since);
+		return this.tenure.open();
 	}
 
 	synchronized CompletableFuture<Long> awaitLeadership() {
-		if (isLeader()) {
-			return CompletableFuture.completedFuture(this.epoch);
-		}
-		CompletableFuture<Long> waiter = new CompletableFuture<>();
-		this.waiters.add(waiter);
-		waiter.whenComplete((epoch, ex) -> {
-			synchronized (this) {
-				this.waiters.remove(waiter);
-			}
-		});
-		if (!this.joined) {
+		CompletableFuture<Long> waiter = this.tenure.await();
+		if (!waiter.isDone() && !this.joined) {
 			join();
 		}
 		return waiter;
-	}
-
-	/** A handle of the given tenure was closed. */
-	synchronized void closed(long tenure) {
-		if (tenure != this.tenure) {
-			return;
-		}
-		this.inFlight--;
-		CompletableFuture<Void> drained = this.drained;
-		if (this.inFlight == 0 && drained != null) {
-			this.engine.threads().request(() -> drained.complete(null));
-		}
-	}
-
-	/** The state of a tenure, for its handle. */
-	synchronized LockState stateOf(long tenure) {
-		if (tenure != this.tenure || !this.leading) {
-			return LockState.LOST;
-		}
-		LockNode node = this.node;
-		if (node == null || node.clientInstance() != this.engine.session().clientInstance()) {
-			return LockState.LOST;
-		}
-		return (this.inDoubt || !this.engine.session().isConnected()) ? LockState.IN_DOUBT : LockState.HELD;
 	}
 
 	// The connection
 
 	@Override
 	public synchronized void suspended() {
-		if (!this.leading || this.inDoubt) {
-			return;
-		}
-		if (this.leadership.policy() == ConnectionLossPolicy.SUSPENDED) {
-			endTenure();
-		}
-		else {
-			this.inDoubt = true;
-		}
+		this.tenure.suspended();
 	}
 
 	@Override
@@ -291,7 +204,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		// session on resume.
 		LockNode node = this.node;
 		if (node != null) {
-			endTenure();
+			this.tenure.end();
 			this.node = null;
 			forget(node);
 		}
@@ -321,13 +234,13 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		if (node.clientInstance() != this.engine.session().clientInstance()) {
 			// The session was replaced while we were away: the node goes with it, or
 			// now if the server still keeps that session.
-			endTenure();
+			this.tenure.end();
 			this.node = null;
 			forget(node);
 			queue();
 			return;
 		}
-		recheck(node);
+		this.recheck.recheck(node);
 	}
 
 	// The queue
@@ -366,7 +279,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		this.position = null;
 		this.node = node;
 		this.lastFailure = null;
-		startTenure();
+		this.tenure.start(node);
 		watchNode(node);
 	}
 
@@ -423,87 +336,27 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		});
 	}
 
-	/**
-	 * Read the queue again with the node we had, after the connection came back within
-	 * the session, as {@code LeaderLatch} does: still first, it leads again.
-	 */
-	private void recheck(LockNode node) {
-		try {
-			this.engine.client().getChildren().inBackground((client, event) -> {
-				synchronized (this) {
-					if (this.node != node || !this.joined) {
-						return;
-					}
-					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-					if (SessionWatch.isConnectionProblem(code)) {
-						recheckLater(node);
-						return;
-					}
-					List<String> children = (code == KeeperException.Code.OK) ? event.getChildren() : List.of();
-					CreationOrder order = new CreationOrder();
-					order.know(nodeName(node), node.czxid());
-					order.complete(this.engine.client(), this.queuePath, children, QueueDriver.LATCH.orderedNames(),
-							(orderCode, present) -> rechecked(node, order, orderCode, present));
-				}
-			}).forPath(this.queuePath);
-		}
-		catch (Exception ex) {
-			logger.debug("Could not read the queue of group '{}': {}", this.group, ex.toString());
-		}
-	}
+	private LatchRecheck.Outcome rechecked() {
+		return new LatchRecheck.Outcome() {
 
-	/**
-	 * A read of the recheck failed for want of a connection: the next reconnection reads
-	 * again, unless the connection came back before this answer did (its event may have
-	 * been seen already).
-	 */
-	private void recheckLater(LockNode node) {
-		if (!this.engine.session().isConnected()) {
-			return;
-		}
-		this.engine.threads().requestAfter(STALL_RETRY, () -> {
-			synchronized (this) {
-				if (this.node == node && this.joined && this.engine.session().isConnected()) {
-					recheck(node);
-				}
+			@Override
+			public boolean follows(LockNode node) {
+				return Participant.this.node == node && Participant.this.joined;
 			}
-		});
-	}
 
-	/** The queue was read again, and the creation order of its nodes is known. */
-	private void rechecked(LockNode node, CreationOrder order, KeeperException.Code code, List<String> children) {
-		synchronized (this) {
-			if (this.node != node || !this.joined) {
-				return;
-			}
-			if (SessionWatch.isConnectionProblem(code)) {
-				recheckLater(node);
-				return;
-			}
-			QueueDriver.Verdict verdict = (code == KeeperException.Code.OK)
-					? QueueDriver.LATCH.decide(children, order.known(), nodeName(node), false) : null;
-			if (verdict != null && verdict.holds()) {
-				if (!this.engine.session().isConnected()) {
-					return;
-				}
-				if (this.leading) {
-					this.inDoubt = false;
-				}
-				else {
-					startTenure();
-				}
+			@Override
+			public void first(LockNode node) {
+				Participant.this.tenure.confirmed(node);
 				watchNode(node);
-				return;
 			}
-			// Gone, or (deleted and made again by another) not first: queue anew.
-			dropNode();
-			queue();
-		}
-	}
 
-	private static String nodeName(LockNode node) {
-		String path = node.path();
-		return path.substring(path.lastIndexOf('/') + 1);
+			@Override
+			public void notFirst(LockNode node) {
+				dropNode();
+				queue();
+			}
+
+		};
 	}
 
 	private void watchNode(LockNode node) {
@@ -538,7 +391,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 			return;
 		}
 		logger.warn("The latch node {} of group '{}' was deleted while it led", node.path(), this.group);
-		endTenure();
+		this.tenure.end();
 		this.node = null;
 		if (this.joined) {
 			queue();
@@ -557,7 +410,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		}
 		LockNode node = this.node;
 		this.node = null;
-		endTenure();
+		this.tenure.end();
 		if (node == null) {
 			return CompletableFuture.completedFuture(null);
 		}
@@ -581,40 +434,6 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 			}
 		});
 		return deleted;
-	}
-
-	private void startTenure() {
-		this.leading = true;
-		this.inDoubt = false;
-		this.epoch = this.node.czxid();
-		this.since = Instant.now();
-		this.tenure++;
-		this.inFlight = 0;
-		long epoch = this.epoch;
-		logger.info("Leading group '{}' (epoch {})", this.group, epoch);
-		this.leadership.granted(this.group, epoch);
-		List<CompletableFuture<Long>> waiting = new ArrayList<>(this.waiters);
-		this.waiters.clear();
-		for (CompletableFuture<Long> waiter : waiting) {
-			this.engine.threads().complete(() -> waiter.complete(epoch));
-		}
-	}
-
-	private void endTenure() {
-		if (!this.leading) {
-			return;
-		}
-		this.leading = false;
-		this.inDoubt = false;
-		this.tenure++;
-		this.inFlight = 0;
-		CompletableFuture<Void> drained = this.drained;
-		if (drained != null) {
-			// Nothing left to wait for: the tenure is over.
-			this.engine.threads().request(() -> drained.complete(null));
-		}
-		logger.info("No longer leading group '{}' (epoch {})", this.group, this.epoch);
-		this.leadership.revoked(this.group, this.epoch);
 	}
 
 }

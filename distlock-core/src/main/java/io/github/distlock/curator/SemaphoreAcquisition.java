@@ -268,7 +268,7 @@ final class SemaphoreAcquisition extends Acquisition {
 				return;
 			}
 			if (code != KeeperException.Code.OK) {
-				if (!SessionWatch.isConnectionProblem(code)) {
+				if (!Session.isConnectionProblem(code)) {
 					fail(KeeperException.create(code, this.semaphorePath));
 				}
 				this.verifications--;
@@ -304,7 +304,7 @@ final class SemaphoreAcquisition extends Acquisition {
 					else if (code == KeeperException.Code.BADVERSION || code == KeeperException.Code.NONODE) {
 						verify();
 					}
-					else if (!SessionWatch.isConnectionProblem(code)) {
+					else if (!Session.isConnectionProblem(code)) {
 						fail(KeeperException.create(code, this.semaphorePath));
 					}
 				}

@@ -1,10 +1,10 @@
 package io.github.distlock.curator;
 
 /**
- * What follows one client's session: a {@link Hold}, an {@link Acquisition} in flight, a
- * {@link Participant} of a leader election (its tenure and its queue position). The
- * {@link SessionWatch} alone follows the connection, and tells each what happened, on
- * Curator's connection-state thread, in the order Curator reports it: holds first, then
+ * What follows one client's session: a hold, an acquisition in flight, a participant of a
+ * leader election (its tenure and its queue position). The {@code Session}'s one
+ * implementation alone follows the connection, and tells each what happened, on Curator's
+ * connection-state thread, in the order Curator reports it: holds first, then
  * acquisitions, then participants. Each decides what the event means for it (its
  * policies, the session its node belongs to).
  */
@@ -16,8 +16,8 @@ interface SessionBound {
 	/**
 	 * The connection came back (or was made for the first time). The session may have
 	 * been replaced meanwhile: a node made through an older handle of Curator's
-	 * ({@link SessionWatch#clientInstance()}) belongs to a dead session, whether or not a
-	 * loss was reported.
+	 * ({@code Session#clientInstance()}) belongs to a dead session, whether or not a loss
+	 * was reported.
 	 */
 	void reconnected();
 

@@ -20,22 +20,22 @@ import org.slf4j.LoggerFactory;
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockAcquisitionException;
-import io.github.distlock.core.LockReleaseException;
 import io.github.distlock.core.LockState;
 
 /**
  * The session of one client, and what follows it: the connection state, the namespace
- * node, the {@link Hold}s (held or in doubt while suspended, lost when the session ends)
- * and the {@link Acquisition}s in flight (resumed when the connection returns). It also
- * sends what must reach ZooKeeper whatever the connection does: releases, deletes of
- * nodes nobody holds, and removals of watches nobody needs.
+ * node, the holds (held or in doubt while suspended, lost when the session ends) and the
+ * acquisitions in flight (resumed when the connection returns). What must reach ZooKeeper
+ * whatever the connection does (releases, deletes of nodes nobody holds, removals of
+ * watches nobody needs) it sends through its {@link Requests}, which it tells when the
+ * connection returns and when the session ends.
  * <p>
  * A hold is lost when the session that owns its node ends, whether or not Curator
  * reported it yet: Curator replaces its ZooKeeper handle when the session expires, so a
  * node made through an older handle ({@link #clientInstance()}) belongs to a dead
  * session.
  */
-final class SessionWatch {
+final class SessionWatch implements Session {
 
 	private static final Logger logger = LoggerFactory.getLogger(SessionWatch.class);
 
@@ -45,15 +45,14 @@ final class SessionWatch {
 
 	private final EngineThreads threads;
 
-	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+	private final Set<Held> holds = ConcurrentHashMap.newKeySet();
 
-	private final Set<Acquisition> acquisitions = ConcurrentHashMap.newKeySet();
+	private final Set<Waiting> acquisitions = ConcurrentHashMap.newKeySet();
 
 	// What else follows the session: the participants of leader elections.
 	private final Set<SessionBound> bound = ConcurrentHashMap.newKeySet();
 
-	// Holds whose delete failed for want of a connection: sent again when it returns.
-	private final Set<Hold> unconfirmedReleases = ConcurrentHashMap.newKeySet();
+	private final Requests requests;
 
 	private final List<Consumer<HeldLock>> lossListeners = new CopyOnWriteArrayList<>();
 
@@ -74,6 +73,7 @@ final class SessionWatch {
 		this.client = client;
 		this.policy = policy;
 		this.threads = threads;
+		this.requests = new Requests(client, threads);
 		String namespace = client.getNamespace();
 		this.namespaceReady = namespace == null || namespace.isEmpty();
 	}
@@ -127,20 +127,14 @@ final class SessionWatch {
 			case LOST -> {
 				everyBound(SessionBound::lost);
 				// Their nodes died with the session.
-				for (Hold hold : this.unconfirmedReleases) {
-					this.unconfirmedReleases.remove(hold);
-					hold.released().complete(null);
-				}
+				this.requests.lost();
 			}
 			case CONNECTED, RECONNECTED -> {
 				this.everConnected = true;
 				prepareNamespace();
-				this.holds.forEach(Hold::reconnected);
-				for (Hold hold : this.unconfirmedReleases) {
-					this.unconfirmedReleases.remove(hold);
-					sendRelease(hold);
-				}
-				this.acquisitions.forEach(Acquisition::reconnected);
+				this.holds.forEach(Held::reconnected);
+				this.requests.reconnected();
+				this.acquisitions.forEach(Waiting::reconnected);
 				this.bound.forEach(SessionBound::reconnected);
 			}
 			default -> {
@@ -159,12 +153,14 @@ final class SessionWatch {
 	 * Whether a suspended connection loses the holds (the policy
 	 * {@link ConnectionLossPolicy#SUSPENDED}), rather than leaving them in doubt.
 	 */
-	boolean suspendedIsLost() {
+	@Override
+	public boolean suspendedIsLost() {
 		return this.policy == ConnectionLossPolicy.SUSPENDED;
 	}
 
 	/** Whether the client is connected now. */
-	boolean isConnected() {
+	@Override
+	public boolean isConnected() {
 		return this.client.getZookeeperClient().isConnected();
 	}
 
@@ -175,7 +171,8 @@ final class SessionWatch {
 	 * @throws LockAcquisitionException if the client is not connected by then, or the
 	 * thread is interrupted
 	 */
-	void awaitConnection() {
+	@Override
+	public void awaitConnection() {
 		if (isConnected()) {
 			return;
 		}
@@ -195,27 +192,32 @@ final class SessionWatch {
 	}
 
 	/** Whether the client was connected once, and is not now. */
-	boolean isDisconnected() {
+	@Override
+	public boolean isDisconnected() {
 		return this.everConnected && !isConnected();
 	}
 
 	/** Whether requests may be sent now: connected, and the namespace node exists. */
-	boolean isReady() {
+	@Override
+	public boolean isReady() {
 		return this.namespaceReady && isConnected();
 	}
 
 	/** Curator's index of the ZooKeeper handle (and so of the session) in use now. */
-	long clientInstance() {
+	@Override
+	public long clientInstance() {
 		return this.client.getZookeeperClient().getInstanceIndex();
 	}
 
 	/** The servers the client connects to, for messages. */
-	String connectString() {
+	@Override
+	public String connectString() {
 		return this.client.getZookeeperClient().getCurrentConnectionString();
 	}
 
 	/** The full ZooKeeper path of a path relative to the client's namespace. */
-	String namespaced(String path) {
+	@Override
+	public String namespaced(String path) {
 		String namespace = this.client.getNamespace();
 		return (namespace == null || namespace.isEmpty()) ? path : ZKPaths.makePath(namespace, path);
 	}
@@ -225,7 +227,8 @@ final class SessionWatch {
 	 * go on with the acquisitions that waited for it; when ZooKeeper refuses (access,
 	 * credentials), fail them with its answer instead of letting them wait.
 	 */
-	void prepareNamespace() {
+	@Override
+	public void prepareNamespace() {
 		if (this.namespaceReady || !this.preparingNamespace.compareAndSet(false, true)) {
 			return;
 		}
@@ -245,10 +248,10 @@ final class SessionWatch {
 				this.preparingNamespace.set(false);
 			}
 			if (this.namespaceReady) {
-				this.acquisitions.forEach(Acquisition::resume);
+				this.acquisitions.forEach(Waiting::resume);
 			}
 			else if (refused != null) {
-				for (Acquisition acquisition : this.acquisitions) {
+				for (Waiting acquisition : this.acquisitions) {
 					acquisition.failBeforeBegin(refused);
 				}
 			}
@@ -258,25 +261,27 @@ final class SessionWatch {
 		}
 	}
 
+	/** As {@link Session#isConnectionProblem}. */
 	static boolean isConnectionProblem(KeeperException.Code code) {
-		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
-				|| code == KeeperException.Code.OPERATIONTIMEOUT || code == KeeperException.Code.SESSIONMOVED;
+		return Session.isConnectionProblem(code);
 	}
 
 	// Acquisitions
 
 	/** Follow an acquisition until it ends: it is resumed when the connection returns. */
-	void follow(Acquisition acquisition) {
+	@Override
+	public void follow(Waiting acquisition) {
 		this.acquisitions.add(acquisition);
 	}
 
 	/** Stop following an acquisition that ended. */
-	void unfollow(Acquisition acquisition) {
+	@Override
+	public void unfollow(Waiting acquisition) {
 		this.acquisitions.remove(acquisition);
 	}
 
 	/** The acquisitions in flight. */
-	Set<Acquisition> acquisitions() {
+	Set<Waiting> acquisitions() {
 		return this.acquisitions;
 	}
 
@@ -286,7 +291,8 @@ final class SessionWatch {
 	 * Tell what else follows the session (a participant of a leader election) what the
 	 * connection does, until it is {@linkplain #unbind unbound}.
 	 */
-	void bind(SessionBound follower) {
+	@Override
+	public void bind(SessionBound follower) {
 		this.bound.add(follower);
 		synchronized (this) {
 			if (this.closing && !this.listening) {
@@ -297,7 +303,8 @@ final class SessionWatch {
 	}
 
 	/** Stop telling a follower what the connection does. */
-	void unbind(SessionBound follower) {
+	@Override
+	public void unbind(SessionBound follower) {
 		this.bound.remove(follower);
 		stopOnceIdle();
 	}
@@ -305,7 +312,8 @@ final class SessionWatch {
 	// Holds
 
 	/** Start following a new hold's session. */
-	void register(Hold hold) {
+	@Override
+	public void register(Held hold) {
 		this.holds.add(hold);
 		synchronized (this) {
 			if (this.closing && !this.listening) {
@@ -324,7 +332,7 @@ final class SessionWatch {
 	}
 
 	/** The holds followed now. */
-	Set<Hold> holds() {
+	Set<Held> holds() {
 		return this.holds;
 	}
 
@@ -332,7 +340,8 @@ final class SessionWatch {
 	 * Return what the holder should know about a hold now: its state, or lost if the
 	 * session that owns its node was replaced, whether or not an event said so yet.
 	 */
-	LockState stateOf(Hold hold) {
+	@Override
+	public LockState stateOf(Held hold) {
 		LockState state = hold.currentState();
 		if ((state == LockState.HELD || state == LockState.IN_DOUBT) && !isCurrent(hold)) {
 			hold.lost();
@@ -341,7 +350,7 @@ final class SessionWatch {
 		return state;
 	}
 
-	private boolean isCurrent(Hold hold) {
+	private boolean isCurrent(Held hold) {
 		return hold.node().clientInstance() == clientInstance();
 	}
 
@@ -354,7 +363,8 @@ final class SessionWatch {
 	}
 
 	/** Tell the holder's listeners and the loss listeners that a hold was lost. */
-	void reportLoss(Hold hold) {
+	@Override
+	public void reportLoss(Held hold) {
 		this.threads.reportLoss(() -> {
 			HeldLock lost = hold.snapshot();
 			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.holder(),
@@ -371,104 +381,33 @@ final class SessionWatch {
 		});
 	}
 
-	// Requests that must reach ZooKeeper
+	// Requests that must reach ZooKeeper, sent by the requests
 
-	/**
-	 * Release a hold: send the delete of its node, and complete its confirmation when
-	 * ZooKeeper answers. Without a connection the delete is sent again when the
-	 * connection returns (Curator's guaranteed delete retries it too), unless the session
-	 * ends first, which deletes the node.
-	 */
-	void release(Hold hold) {
+	@Override
+	public void release(Held hold) {
 		this.holds.remove(hold);
 		stopOnceIdle();
-		send(() -> sendRelease(hold));
-	}
-
-	private void sendRelease(Hold hold) {
-		String path = hold.node().path();
-		try {
-			this.client.delete().guaranteed().inBackground((client, event) -> {
-				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-				switch (code) {
-					case OK, NONODE, SESSIONEXPIRED -> hold.released().complete(null);
-					case CONNECTIONLOSS, OPERATIONTIMEOUT -> {
-						this.unconfirmedReleases.add(hold);
-						if (isConnected()) {
-							// The connection returned before this answer came.
-							this.unconfirmedReleases.remove(hold);
-							sendRelease(hold);
-						}
-					}
-					default -> hold.released()
-						.completeExceptionally(new LockReleaseException("Releasing lock '" + hold.path()
-								+ "' failed: ZooKeeper refused to delete " + path + ": " + code, null));
-				}
-			}).forPath(path);
-		}
-		catch (Exception ex) {
-			hold.released()
-				.completeExceptionally(new LockReleaseException(
-						"Releasing lock '" + hold.path() + "' failed: " + ex.getMessage(), ex));
-		}
+		this.requests.release(hold);
 	}
 
 	/** Number of releases waiting for the connection to return. */
 	int unconfirmedReleases() {
-		return this.unconfirmedReleases.size();
+		return this.requests.unconfirmedReleases();
 	}
 
-	/**
-	 * Delete a node nobody holds (an abandoned acquisition's, a semaphore's guard) in the
-	 * background, guaranteed: retried until it is gone or its session ends.
-	 */
-	void deleteInBackground(String path) {
-		send(() -> {
-			try {
-				this.client.delete().guaranteed().inBackground().forPath(path);
-			}
-			catch (Exception ex) {
-				logger.warn("Could not delete lock node {}; it is deleted with its session", path, ex);
-			}
-		});
+	@Override
+	public void deleteInBackground(String path) {
+		this.requests.deleteInBackground(path);
 	}
 
-	/**
-	 * Remove a watch nobody needs any more (an abandoned or granted position's), as
-	 * Curator's recipes do when they stop waiting: otherwise it stays registered until
-	 * its node changes, and is set again on every reconnection. Without a connection only
-	 * the client forgets it, and so does not set it again.
-	 */
-	void removeWatch(Watcher watcher, String path, Watcher.WatcherType type) {
-		send(() -> removeWatch(watcher, path, type, !isConnected()));
+	@Override
+	public void removeWatch(Watcher watcher, String path, Watcher.WatcherType type) {
+		this.requests.removeWatch(watcher, path, type);
 	}
 
-	private void removeWatch(Watcher watcher, String path, Watcher.WatcherType type, boolean locally) {
-		try {
-			if (locally) {
-				this.client.watchers().remove(watcher).ofType(type).locally().quietly().inBackground().forPath(path);
-			}
-			else {
-				this.client.watchers().remove(watcher).ofType(type).quietly().inBackground().forPath(path);
-			}
-		}
-		catch (Exception ex) {
-			logger.debug("Could not remove the watch on {}: {}", path, ex.toString());
-		}
-	}
-
-	/**
-	 * Send a request from this thread while connected (Curator queues it at once), else
-	 * from the request thread: without a connection Curator would block this one until it
-	 * gives up on it.
-	 */
-	void send(Runnable request) {
-		if (isConnected()) {
-			request.run();
-		}
-		else {
-			this.threads.request(request);
-		}
+	@Override
+	public void send(Runnable request) {
+		this.requests.send(request);
 	}
 
 }

@@ -12,15 +12,15 @@ import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockState;
 
 /**
- * One tenure of a {@link Participant}, as a handle whose state follows it: held while the
- * tenure leads, in doubt while it is in doubt, lost once it ended (even if the same node
- * leads again: that is a new tenure). Its fencing token is the tenure's epoch. While a
- * handle is open, a leaving leader drains: it deletes its node only once the handle is
- * closed (or the drain time is over).
+ * One tenure of a participant of a leader election, as a handle whose state follows it:
+ * held while the tenure leads, in doubt while it is in doubt, lost once it ended (even if
+ * the same node leads again: that is a new tenure). Its fencing token is the tenure's
+ * epoch. While a handle is open, a leaving leader drains: it deletes its node only once
+ * the handle is closed (or the drain time is over).
  */
 final class TenureHandle implements LockHandle {
 
-	private final Participant participant;
+	private final Source participant;
 
 	private final long tenure;
 
@@ -30,7 +30,7 @@ final class TenureHandle implements LockHandle {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
-	TenureHandle(Participant participant, long tenure, long epoch, @Nullable Instant since) {
+	TenureHandle(Source participant, long tenure, long epoch, @Nullable Instant since) {
 		this.participant = participant;
 		this.tenure = tenure;
 		this.epoch = epoch;
@@ -78,6 +78,23 @@ final class TenureHandle implements LockHandle {
 	@Override
 	public String toString() {
 		return "leadership of '" + this.participant.group() + "' (epoch " + this.epoch + ")";
+	}
+
+	/** Where a handle's tenure is followed. */
+	interface Source {
+
+		/** The group's path. */
+		LockPath path();
+
+		/** The group's name. */
+		String group();
+
+		/** The state of the given tenure now. */
+		LockState stateOf(long tenure);
+
+		/** A handle of the given tenure was closed. */
+		void closed(long tenure);
+
 	}
 
 }

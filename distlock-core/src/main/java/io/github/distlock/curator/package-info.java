@@ -33,8 +33,12 @@
  * requests that may wait, loss reports, the namespace, the
  * {@link io.github.distlock.curator.DeadlineTimer deadline timer}),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, what
- * follows it, releases and deletes that must reach ZooKeeper),
- * {@link io.github.distlock.curator.LocalQueues} and
+ * follows it, and its {@link io.github.distlock.curator.Requests}: releases and deletes
+ * that must reach ZooKeeper; the parts see it as the narrow
+ * {@link io.github.distlock.curator.Session}, and it sees them as
+ * {@link io.github.distlock.curator.Session.Held} and
+ * {@link io.github.distlock.curator.Session.Waiting}, so it depends on no hold or
+ * acquisition), {@link io.github.distlock.curator.LocalQueues} and
  * {@link io.github.distlock.curator.QueueInspector}.
  * <h2>Following the session</h2> One mechanism follows the session: the
  * {@code SessionWatch} alone listens to the connection's state, and tells everything that
@@ -52,13 +56,19 @@
  * holder closes it. The client itself, which the application may own, is not closed.
  * <h2>Leader election</h2> {@link io.github.distlock.curator.CuratorLeadership} (the
  * {@link io.github.distlock.core.Leadership} bean) runs on the same engine: one
- * {@link io.github.distlock.curator.Participant} per group, which waits in a queue
- * position with the {@linkplain io.github.distlock.curator.QueueDriver#LATCH latch
- * driver} (Curator's {@code LeaderLatch}: {@code latch-} nodes, the first leads) and,
- * once its node is first, holds a <em>tenure</em> that follows the connection and the
- * node until it ends. No thread is kept per group. A join or a wait to lead that races
- * {@code CuratorLeadership#close()} is either refused or done before close leaves every
- * group ({@code LeadershipCloseRaceTests}): no latch node outlives the close.
+ * {@link io.github.distlock.curator.Participant} per group (the membership and its node),
+ * which waits in a queue position with the
+ * {@linkplain io.github.distlock.curator.QueueDriver#LATCH latch driver} (Curator's
+ * {@code LeaderLatch}: {@code latch-} nodes, the first leads) and, once its node is
+ * first, holds a <em>tenure</em> that follows the connection and the node until it ends:
+ * its {@link io.github.distlock.curator.Tenure} (leading, in doubt, draining, the epoch,
+ * the open {@link io.github.distlock.curator.TenureHandle}s and who waits to lead). After
+ * a reconnection in the same session, its {@link io.github.distlock.curator.LatchRecheck}
+ * reads the queue again to learn whether the node is still first. All three are guarded
+ * by the participant's monitor. No thread is kept per group. A join or a wait to lead
+ * that races {@code CuratorLeadership#close()} is either refused or done before close
+ * leaves every group ({@code LeadershipCloseRaceTests}): no latch node outlives the
+ * close.
  * <h2>The states of a queue position</h2>
  * <table>
  * <caption>Transitions of {@code QueuePosition}, each with the test that forces
@@ -245,8 +255,8 @@
  * handles are immediate: the node is deleted at once. The epoch is the node's creating
  * zxid, the tenure's fencing token.
  * <table>
- * <caption>Transitions of a {@code Participant}, each with the test that forces
- * it</caption>
+ * <caption>Transitions of a {@code Participant} and its {@code Tenure}, each with the
+ * test that forces it</caption>
  * <tr>
  * <th>From</th>
  * <th>Event</th>

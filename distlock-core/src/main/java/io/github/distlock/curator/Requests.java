@@ -1,0 +1,154 @@
+package io.github.distlock.curator;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.distlock.core.LockReleaseException;
+
+/**
+ * What must reach ZooKeeper whatever the connection does, for one client: releases of
+ * holds (sent again when the connection returns, until confirmed or the session ends),
+ * deletes of nodes nobody holds, and removals of watches nobody needs. Without a
+ * connection a request is sent from the request thread, never from the caller's: Curator
+ * would block it until it gives up. The {@code SessionWatch} tells it when the connection
+ * returns and when the session ends.
+ */
+final class Requests {
+
+	private static final Logger logger = LoggerFactory.getLogger(Requests.class);
+
+	private final CuratorFramework client;
+
+	private final EngineThreads threads;
+
+	// Holds whose delete failed for want of a connection: sent again when it returns.
+	private final Set<Session.Held> unconfirmedReleases = ConcurrentHashMap.newKeySet();
+
+	Requests(CuratorFramework client, EngineThreads threads) {
+		this.client = client;
+		this.threads = threads;
+	}
+
+	/**
+	 * Release a hold: send the delete of its node, and complete its confirmation when
+	 * ZooKeeper answers. Without a connection the delete is sent again when the
+	 * connection returns (Curator's guaranteed delete retries it too), unless the session
+	 * ends first, which deletes the node.
+	 */
+	void release(Session.Held hold) {
+		send(() -> sendRelease(hold));
+	}
+
+	private void sendRelease(Session.Held hold) {
+		String path = hold.node().path();
+		try {
+			this.client.delete().guaranteed().inBackground((client, event) -> {
+				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+				switch (code) {
+					case OK, NONODE, SESSIONEXPIRED -> hold.released().complete(null);
+					case CONNECTIONLOSS, OPERATIONTIMEOUT -> {
+						this.unconfirmedReleases.add(hold);
+						if (isConnected()) {
+							// The connection returned before this answer came.
+							this.unconfirmedReleases.remove(hold);
+							sendRelease(hold);
+						}
+					}
+					default -> hold.released()
+						.completeExceptionally(new LockReleaseException("Releasing lock '" + hold.path()
+								+ "' failed: ZooKeeper refused to delete " + path + ": " + code, null));
+				}
+			}).forPath(path);
+		}
+		catch (Exception ex) {
+			hold.released()
+				.completeExceptionally(new LockReleaseException(
+						"Releasing lock '" + hold.path() + "' failed: " + ex.getMessage(), ex));
+		}
+	}
+
+	/** Number of releases waiting for the connection to return. */
+	int unconfirmedReleases() {
+		return this.unconfirmedReleases.size();
+	}
+
+	/** The session ended: the nodes of the releases waiting for it died with it. */
+	void lost() {
+		for (Session.Held hold : this.unconfirmedReleases) {
+			this.unconfirmedReleases.remove(hold);
+			hold.released().complete(null);
+		}
+	}
+
+	/** The connection is back: send the releases waiting for it again. */
+	void reconnected() {
+		for (Session.Held hold : this.unconfirmedReleases) {
+			this.unconfirmedReleases.remove(hold);
+			sendRelease(hold);
+		}
+	}
+
+	private boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	/**
+	 * Delete a node nobody holds (an abandoned acquisition's, a semaphore's guard) in the
+	 * background, guaranteed: retried until it is gone or its session ends.
+	 */
+	void deleteInBackground(String path) {
+		send(() -> {
+			try {
+				this.client.delete().guaranteed().inBackground().forPath(path);
+			}
+			catch (Exception ex) {
+				logger.warn("Could not delete lock node {}; it is deleted with its session", path, ex);
+			}
+		});
+	}
+
+	/**
+	 * Remove a watch nobody needs any more (an abandoned or granted position's), as
+	 * Curator's recipes do when they stop waiting: otherwise it stays registered until
+	 * its node changes, and is set again on every reconnection. Without a connection only
+	 * the client forgets it, and so does not set it again.
+	 */
+	void removeWatch(Watcher watcher, String path, Watcher.WatcherType type) {
+		send(() -> removeWatch(watcher, path, type, !isConnected()));
+	}
+
+	private void removeWatch(Watcher watcher, String path, Watcher.WatcherType type, boolean locally) {
+		try {
+			if (locally) {
+				this.client.watchers().remove(watcher).ofType(type).locally().quietly().inBackground().forPath(path);
+			}
+			else {
+				this.client.watchers().remove(watcher).ofType(type).quietly().inBackground().forPath(path);
+			}
+		}
+		catch (Exception ex) {
+			logger.debug("Could not remove the watch on {}: {}", path, ex.toString());
+		}
+	}
+
+	/**
+	 * Send a request from this thread while connected (Curator queues it at once), else
+	 * from the request thread: without a connection Curator would block this one until it
+	 * gives up on it.
+	 */
+	void send(Runnable request) {
+		if (isConnected()) {
+			request.run();
+		}
+		else {
+			this.threads.request(request);
+		}
+	}
+
+}

@@ -1,0 +1,147 @@
+package io.github.distlock.curator;
+
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+
+import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockState;
+import io.github.distlock.core.WaitingAcquisition;
+
+/**
+ * The session of one client as the parts of the engine see it: whether requests may be
+ * sent, which session is in use, what follows it ({@link Held holds}, {@link Waiting
+ * acquisitions in flight}, any other {@link SessionBound}), and the requests that must
+ * reach ZooKeeper whatever the connection does. One implementation follows the
+ * connection; the parts reach it through their {@link Engine} only.
+ */
+interface Session {
+
+	/**
+	 * Whether a connection error is a want of a connection (lost, timed out, the session
+	 * gone or moved) rather than ZooKeeper's answer.
+	 */
+	static boolean isConnectionProblem(KeeperException.Code code) {
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
+				|| code == KeeperException.Code.OPERATIONTIMEOUT || code == KeeperException.Code.SESSIONMOVED;
+	}
+
+	// The connection
+
+	/**
+	 * Whether a suspended connection loses the holds, rather than leaving them in doubt.
+	 */
+	boolean suspendedIsLost();
+
+	/** Whether the client is connected now. */
+	boolean isConnected();
+
+	/**
+	 * Wait for the connection for at most the client's connection timeout.
+	 * @throws LockAcquisitionException if the client is not connected by then, or the
+	 * thread is interrupted
+	 */
+	void awaitConnection();
+
+	/** Whether the client was connected once, and is not now. */
+	boolean isDisconnected();
+
+	/** Whether requests may be sent now: connected, and the namespace node exists. */
+	boolean isReady();
+
+	/** Curator's index of the ZooKeeper handle (and so of the session) in use now. */
+	long clientInstance();
+
+	/** The servers the client connects to, for messages. */
+	String connectString();
+
+	/** The full ZooKeeper path of a path relative to the client's namespace. */
+	String namespaced(String path);
+
+	/** Make sure the namespace node exists, then go on with the waiting acquisitions. */
+	void prepareNamespace();
+
+	// What follows the session
+
+	/** Follow an acquisition until it ends: it is resumed when the connection returns. */
+	void follow(Waiting acquisition);
+
+	/** Stop following an acquisition that ended. */
+	void unfollow(Waiting acquisition);
+
+	/** Tell a follower what the connection does, until it is unbound. */
+	void bind(SessionBound follower);
+
+	/** Stop telling a follower what the connection does. */
+	void unbind(SessionBound follower);
+
+	/** Start following a new hold's session. */
+	void register(Held hold);
+
+	/**
+	 * What the holder should know about a hold now: its state, or lost if the session
+	 * that owns its node was replaced.
+	 */
+	LockState stateOf(Held hold);
+
+	/** Tell the holder's listeners and the loss listeners that a hold was lost. */
+	void reportLoss(Held hold);
+
+	// Requests that must reach ZooKeeper
+
+	/** Release a hold: send the delete of its node, and complete its confirmation. */
+	void release(Held hold);
+
+	/** Delete a node nobody holds in the background, guaranteed. */
+	void deleteInBackground(String path);
+
+	/** Remove a watch nobody needs any more. */
+	void removeWatch(Watcher watcher, String path, Watcher.WatcherType type);
+
+	/** Send a request from this thread while connected, else from the request thread. */
+	void send(Runnable request);
+
+	/** A granted node, as its session follows it. */
+	interface Held extends SessionBound {
+
+		LockPath path();
+
+		LockNode node();
+
+		/**
+		 * The state as last set, without asking whether the session is still the same.
+		 */
+		LockState currentState();
+
+		/** Completed when ZooKeeper confirmed the node is gone. */
+		CompletableFuture<Void> released();
+
+		HeldLock snapshot();
+
+		Events events();
+
+	}
+
+	/** An acquisition in flight, as its session follows it. */
+	interface Waiting extends SessionBound {
+
+		/** The connection came back, or the namespace node is known to exist. */
+		void resume();
+
+		/** ZooKeeper refused the namespace node: fail, unless requests were sent. */
+		void failBeforeBegin(Exception refused);
+
+		/** Fail the acquisition with the given problem. */
+		void fail(Exception ex);
+
+		/** The failure of an acquisition ended because the locks were closed. */
+		LockAcquisitionException closed();
+
+		WaitingAcquisition snapshot();
+
+	}
+
+}

@@ -1,0 +1,275 @@
+package io.github.distlock.curator;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockState;
+
+/**
+ * The tenures of one participant of a leader election: whether its node leads now
+ * (leading, in doubt, ended), the epoch, the open {@link TenureHandle}s of the current
+ * tenure, the drain of a leaving leader, and who waits to lead. The participant decides
+ * when a tenure starts and ends (its node, its queue position); this tells the
+ * {@link Election} and the waiters.
+ * <p>
+ * Guarded by the participant's monitor, which guards the participant's own state: the
+ * participant calls in with it held, and a handle's calls take it.
+ */
+final class Tenure implements TenureHandle.Source {
+
+	private static final Logger logger = LoggerFactory.getLogger(Tenure.class);
+
+	/**
+	 * How long a leaving leader waits at most for the work under its open tenure handles
+	 * before it deletes its node.
+	 */
+	static final Duration DRAIN = Duration.ofSeconds(10);
+
+	private final Object monitor;
+
+	private final Election election;
+
+	private final Engine engine;
+
+	private final LockPath path;
+
+	private final String group;
+
+	private boolean leading;
+
+	private boolean inDoubt;
+
+	private long epoch;
+
+	private @Nullable Instant since;
+
+	// The node of the current tenure.
+	private @Nullable LockNode node;
+
+	// Bumped for every tenure, so that a tenure's handle knows when it ended.
+	private long count;
+
+	// Open handles of the current tenure (work running under it).
+	private int inFlight;
+
+	// While a leaving leader waits for the work under its open handles: completes when
+	// it is done or the drain time is over.
+	private @Nullable CompletableFuture<Void> drained;
+
+	private final List<CompletableFuture<Long>> waiters = new ArrayList<>();
+
+	Tenure(Object monitor, Election election, Engine engine, LockPath path) {
+		this.monitor = monitor;
+		this.election = election;
+		this.engine = engine;
+		this.path = path;
+		this.group = path.value();
+	}
+
+	@Override
+	public LockPath path() {
+		return this.path;
+	}
+
+	@Override
+	public String group() {
+		return this.group;
+	}
+
+	/** Whether a tenure is on: leading, in doubt, or draining. */
+	boolean isLeading() {
+		return this.leading;
+	}
+
+	/** Whether the node leads for new work now. */
+	boolean isLeader() {
+		LockNode node = this.node;
+		return this.leading && !this.inDoubt && this.drained == null && node != null
+				&& this.engine.session().isConnected()
+				&& node.clientInstance() == this.engine.session().clientInstance();
+	}
+
+	long epoch() {
+		return this.epoch;
+	}
+
+	/** Open a handle of the current tenure, or none if the node does not lead now. */
+	@Nullable LockHandle open() {
+		if (!isLeader()) {
+			return null;
+		}
+		this.inFlight++;
+		return new TenureHandle(this, this.count, this.epoch, this.since);
+	}
+
+	/** Completes with the epoch once the node leads. */
+	CompletableFuture<Long> await() {
+		if (isLeader()) {
+			return CompletableFuture.completedFuture(this.epoch);
+		}
+		CompletableFuture<Long> waiter = new CompletableFuture<>();
+		this.waiters.add(waiter);
+		waiter.whenComplete((epoch, ex) -> {
+			synchronized (this.monitor) {
+				this.waiters.remove(waiter);
+			}
+		});
+		return waiter;
+	}
+
+	/** Take the waiters to lead away, to fail them. */
+	List<CompletableFuture<Long>> takeWaiters() {
+		List<CompletableFuture<Long>> waiting = new ArrayList<>(this.waiters);
+		this.waiters.clear();
+		return waiting;
+	}
+
+	@Override
+	public void closed(long tenure) {
+		synchronized (this.monitor) {
+			if (tenure != this.count) {
+				return;
+			}
+			this.inFlight--;
+			CompletableFuture<Void> drained = this.drained;
+			if (this.inFlight == 0 && drained != null) {
+				this.engine.threads().request(() -> drained.complete(null));
+			}
+		}
+	}
+
+	@Override
+	public LockState stateOf(long tenure) {
+		synchronized (this.monitor) {
+			return stateNow(tenure);
+		}
+	}
+
+	private LockState stateNow(long tenure) {
+		if (tenure != this.count || !this.leading) {
+			return LockState.LOST;
+		}
+		LockNode node = this.node;
+		if (node == null || node.clientInstance() != this.engine.session().clientInstance()) {
+			return LockState.LOST;
+		}
+		return (this.inDoubt || !this.engine.session().isConnected()) ? LockState.IN_DOUBT : LockState.HELD;
+	}
+
+	/** Whether the work under open handles must finish before the node goes. */
+	boolean mustDrain() {
+		return this.leading && this.inFlight > 0;
+	}
+
+	/**
+	 * Let the work under the open handles finish (no new work starts, the node still
+	 * leads).
+	 * @return completes when the last handle is closed, the tenure ends, or the drain
+	 * time is over
+	 */
+	CompletableFuture<Void> drain() {
+		CompletableFuture<Void> drained = this.drained;
+		if (drained == null) {
+			drained = new CompletableFuture<>();
+			this.drained = drained;
+			CompletableFuture<Void> timeout = drained;
+			this.engine.threads()
+				.timer()
+				.schedule(System.nanoTime() + DRAIN.toNanos(),
+						() -> this.engine.threads().request(() -> timeout.complete(null)));
+			logger.info("Leaving group '{}': waiting at most {} for {} call(s) under its leadership", this.group, DRAIN,
+					this.inFlight);
+		}
+		return drained;
+	}
+
+	/** The drain is over. */
+	void drainDone() {
+		this.drained = null;
+	}
+
+	/** The connection was suspended: by the policy, the tenure ends or is in doubt. */
+	void suspended() {
+		if (!this.leading || this.inDoubt) {
+			return;
+		}
+		if (this.election.policy() == ConnectionLossPolicy.SUSPENDED) {
+			end();
+		}
+		else {
+			this.inDoubt = true;
+		}
+	}
+
+	/** The node that led is still first after the connection came back. */
+	void confirmed(LockNode node) {
+		if (this.leading) {
+			this.inDoubt = false;
+		}
+		else {
+			start(node);
+		}
+	}
+
+	/** The node leads: a new tenure, its epoch the node's creating zxid. */
+	void start(LockNode node) {
+		this.node = node;
+		this.leading = true;
+		this.inDoubt = false;
+		this.epoch = node.czxid();
+		this.since = Instant.now();
+		this.count++;
+		this.inFlight = 0;
+		long epoch = this.epoch;
+		logger.info("Leading group '{}' (epoch {})", this.group, epoch);
+		this.election.granted(this.group, epoch);
+		List<CompletableFuture<Long>> waiting = takeWaiters();
+		for (CompletableFuture<Long> waiter : waiting) {
+			this.engine.threads().complete(() -> waiter.complete(epoch));
+		}
+	}
+
+	/** The tenure ends, if one is on. */
+	void end() {
+		if (!this.leading) {
+			return;
+		}
+		this.node = null;
+		this.leading = false;
+		this.inDoubt = false;
+		this.count++;
+		this.inFlight = 0;
+		CompletableFuture<Void> drained = this.drained;
+		if (drained != null) {
+			// Nothing left to wait for: the tenure is over.
+			this.engine.threads().request(() -> drained.complete(null));
+		}
+		logger.info("No longer leading group '{}' (epoch {})", this.group, this.epoch);
+		this.election.revoked(this.group, this.epoch);
+	}
+
+	/** The election a tenure is part of: its policy, and whom to tell. */
+	interface Election {
+
+		/** What a suspended connection does to a tenure. */
+		ConnectionLossPolicy policy();
+
+		/** A tenure started. */
+		void granted(String group, long epoch);
+
+		/** A tenure ended. */
+		void revoked(String group, long epoch);
+
+	}
+
+}
