@@ -79,7 +79,10 @@ final class DistlockActor implements Runnable {
 		int pathIndex = this.random.nextInt(CheckerRun.PATHS);
 		String path = CheckerRun.path(pathIndex);
 		int choice = this.random.nextInt(100);
-		if (choice < 12) {
+		if (choice < 3) {
+			contended(op, path);
+		}
+		else if (choice < 12) {
 			single(op, this.locks.mutex(path), pathIndex, randomMode(), true);
 		}
 		else if (choice < 20) {
@@ -91,8 +94,11 @@ final class DistlockActor implements Runnable {
 		else if (choice < 46) {
 			single(op, this.locks.readWrite(path).writeLock(), pathIndex, randomMode(), true);
 		}
-		else if (choice < 60) {
+		else if (choice < 57) {
 			downgrade(op, path);
+		}
+		else if (choice < 60) {
+			downgradeAcrossSessionEnd(op, path);
 		}
 		else if (choice < 66) {
 			upgrade(op, path);
@@ -254,6 +260,173 @@ final class DistlockActor implements Runnable {
 			if (!writeReleased) {
 				release(op, writeHold, write);
 			}
+		}
+	}
+
+	/**
+	 * A mutex with a waiter of another node queued behind its holder, steered at
+	 * mis-ordered queues: the waiter must not be granted while the holder is inside the
+	 * store; granted within a moment, it enters beside it.
+	 */
+	private void contended(int op, String path) {
+		Node other = otherNode();
+		if (other == this.node) {
+			single(op, this.locks.mutex(path), CheckerRun.pathIndex(path), Mode.SYNC, false);
+			return;
+		}
+		String key = CheckerRun.key(LockKind.MUTEX, path);
+		int pathIndex = CheckerRun.pathIndex(path);
+		LockHandle handle = acquire(op, this.locks.mutex(path), key, Mode.SYNC, Duration.ofSeconds(2));
+		if (handle == null) {
+			return;
+		}
+		HoldRecord hold = this.run.open(op, this.name, this.node.index, key, LockKind.MUTEX, pathIndex,
+				handle.fencingToken(), 0, handle);
+		String otherActor = this.name + "/" + other.name;
+		Duration otherWait = Duration.ofSeconds(4);
+		CompletableFuture<LockHandle> otherMutex;
+		LockHandle otherHandle = null;
+		HoldRecord otherHold = null;
+		try {
+			this.run.store().enter(hold);
+			this.run.history()
+				.record(History.Type.START, otherActor, op, key, 0,
+						"MUTEX ASYNC wait " + otherWait.toMillis() + " ms, behind " + hold);
+			otherMutex = other.locks.mutex(path).acquireAsync(otherWait);
+			otherHandle = otherGranted(op, otherActor, key, otherMutex, Duration.ofMillis(200));
+			if (otherHandle != null) {
+				otherHold = this.run.open(op, otherActor, other.index, key, LockKind.MUTEX, pathIndex,
+						otherHandle.fencingToken(), 0, otherHandle);
+				this.run.store().enter(otherHold);
+			}
+			hold.checkState();
+			this.run.store().exit(hold);
+		}
+		finally {
+			release(op, hold, handle);
+		}
+		if (otherHandle == null) {
+			otherHandle = otherGranted(op, otherActor, key, otherMutex,
+					otherWait.plus(this.run.slack()).plusSeconds(10));
+			if (otherHandle == null) {
+				return;
+			}
+			otherHold = this.run.open(op, otherActor, other.index, key, LockKind.MUTEX, pathIndex,
+					otherHandle.fencingToken(), 0, otherHandle);
+			this.run.store().enter(otherHold);
+		}
+		try {
+			work(false);
+			otherHold.checkState();
+			this.run.store().exit(otherHold);
+		}
+		finally {
+			release(op, otherHold, otherHandle);
+		}
+	}
+
+	/** The next distlock node after this one, or this one if it is the only one. */
+	private Node otherNode() {
+		List<Node> distlockNodes = this.run.nodes().stream().filter((node) -> node.locks != null).toList();
+		return distlockNodes.get((distlockNodes.indexOf(this.node) + 1) % distlockNodes.size());
+	}
+
+	/**
+	 * The handle of another node's acquisition, once granted within the given time;
+	 * {@code null} if it failed, or (cancelled then) if it timed out past its own wait.
+	 */
+	@Nullable private LockHandle otherGranted(int op, String otherActor, String key, CompletableFuture<LockHandle> future,
+			Duration within) {
+		try {
+			LockHandle handle = future.get(within.toMillis(), TimeUnit.MILLISECONDS);
+			this.run.history().record(History.Type.GRANTED, otherActor, op, key, handle.fencingToken(), "");
+			return handle;
+		}
+		catch (TimeoutException ex) {
+			if (within.toMillis() > 1000) {
+				future.cancel(true);
+				this.run.history().record(History.Type.ENDED, otherActor, op, key, 0, "not granted in time");
+			}
+			return null;
+		}
+		catch (ExecutionException ex) {
+			this.run.history().record(History.Type.ENDED, otherActor, op, key, 0, "not granted: " + ex.getCause());
+			return null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * A downgrade across the end of its write hold's session, steered at the double grant
+	 * of a lost write hold: the write lock is taken, a writer of another node queues
+	 * behind it, this node's session is ended on the server, and then the read side is
+	 * asked for (it must be refused) while the other writer takes over. A read side
+	 * granted all the same is inside the store when the other writer enters.
+	 */
+	private void downgradeAcrossSessionEnd(int op, String path) {
+		Node other = otherNode();
+		if (other == this.node) {
+			downgrade(op, path);
+			return;
+		}
+		String key = CheckerRun.key(LockKind.WRITE, path);
+		int pathIndex = CheckerRun.pathIndex(path);
+		LockHandle write = acquire(op, this.locks.readWrite(path).writeLock(), key, Mode.SYNC, Duration.ofSeconds(2));
+		if (write == null) {
+			return;
+		}
+		HoldRecord writeHold = this.run.open(op, this.name, this.node.index, key, LockKind.WRITE, pathIndex,
+				write.fencingToken(), 0, write);
+		try {
+			this.run.store().enter(writeHold);
+			String otherActor = this.name + "/" + other.name;
+			Duration otherWait = Duration.ofSeconds(4);
+			this.run.history()
+				.record(History.Type.START, otherActor, op, key, 0,
+						"WRITE ASYNC wait " + otherWait.toMillis() + " ms, behind " + writeHold);
+			CompletableFuture<LockHandle> otherWrite = other.locks.readWrite(path).writeLock().acquireAsync(otherWait);
+			LockHandle read = null;
+			if (this.run.injector().endSession(this.node, "downgrade of " + writeHold + " next")) {
+				read = acquire(op, this.locks.readWrite(path).readLock(), key, Mode.SYNC, Duration.ofSeconds(1));
+			}
+			HoldRecord readHold = null;
+			if (read != null) {
+				readHold = this.run.open(op, this.name, this.node.index, key, LockKind.READ, pathIndex,
+						read.fencingToken(), writeHold.id, read);
+				this.run.store().enter(readHold);
+			}
+			LockHandle otherHandle = otherGranted(op, otherActor, key, otherWrite,
+					otherWait.plus(this.run.slack()).plusSeconds(10));
+			if (otherHandle != null) {
+				HoldRecord otherHold = this.run.open(op, otherActor, other.index, key, LockKind.WRITE, pathIndex,
+						otherHandle.fencingToken(), 0, otherHandle);
+				try {
+					this.run.store().enter(otherHold);
+					work(false);
+					otherHold.checkState();
+					this.run.store().exit(otherHold);
+				}
+				finally {
+					release(op, otherHold, otherHandle);
+				}
+			}
+			if (readHold != null) {
+				try {
+					readHold.checkState();
+					this.run.store().exit(readHold);
+				}
+				finally {
+					release(op, readHold, read);
+				}
+			}
+			writeHold.checkState();
+			this.run.store().exit(writeHold);
+		}
+		finally {
+			release(op, writeHold, write);
 		}
 	}
 

@@ -1,7 +1,9 @@
 package io.github.distlock.history;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
@@ -11,6 +13,7 @@ import org.apache.zookeeper.client.FourLetterWordMain;
 import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.ServerState;
 import io.github.distlock.testsupport.ServerWatches;
 
 /**
@@ -27,6 +30,8 @@ final class Ensemble implements AutoCloseable {
 	private final List<InstanceSpec> specs = new ArrayList<>();
 
 	private final List<Boolean> running = new ArrayList<>();
+
+	private final Map<String, Integer> childVersions = new LinkedHashMap<>();
 
 	private Ensemble(@Nullable TestingServer server, @Nullable TestingCluster cluster) {
 		this.server = server;
@@ -91,6 +96,9 @@ final class Ensemble implements AutoCloseable {
 		}
 		if (this.server != null) {
 			this.server.restart();
+			for (Map.Entry<String, Integer> kept : this.childVersions.entrySet()) {
+				ServerState.setChildVersion(this.server, kept.getKey(), kept.getValue());
+			}
 		}
 		else {
 			this.cluster.restartServer(this.specs.get(index));
@@ -135,6 +143,21 @@ final class Ensemble implements AutoCloseable {
 			}
 		}
 		return -1;
+	}
+
+	/**
+	 * Set the child version of a node on the server (one server only), so that its next
+	 * sequential child gets that number, and set it again after every restart: the
+	 * server's log does not keep it.
+	 * @param path the node's full path (namespace included)
+	 * @param childVersion the new child version
+	 */
+	synchronized void keepChildVersion(String path, int childVersion) throws Exception {
+		if (this.server == null) {
+			throw new IllegalStateException("Child versions are set on a single server only");
+		}
+		this.childVersions.put(path, childVersion);
+		ServerState.setChildVersion(this.server, path, childVersion);
 	}
 
 	@Override
