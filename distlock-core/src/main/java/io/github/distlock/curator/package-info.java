@@ -221,7 +221,10 @@
  * </tr>
  * </table>
  * Transitions no single test can force (they need a session to end between two particular
- * answers) are explored by the seeded, randomized history checker under faults.
+ * answers) are explored by the seeded, randomized history checker under faults. To show
+ * that it finds what it must, its opt-in tests take out checks of the engine for a run
+ * through the package-private {@link io.github.distlock.curator.PlantedDefects} switches
+ * (off in the product; for those tests only).
  * <p>
  * {@link io.github.distlock.curator.CuratorScheduledJobs} keeps the records of jobs that
  * run once per slot, persistent nodes {@code /jobs/<name>} beside the lock subtrees,
