@@ -69,9 +69,7 @@ class SemaphoreGuardSessionTests {
 			}
 		}).forPath("/semaphore/quota");
 		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort(), () -> tap)) {
-			// No retries: the lost create is told to the engine, which makes it again
-			// once
-			// the client is back.
+			// No retries: the engine is told the create was lost, and makes it again.
 			CuratorFramework client = this.zookeeper.nodes()
 				.register(CuratorFrameworkFactory.builder()
 					.connectString(relay.getConnectString())
