@@ -248,7 +248,10 @@
  * </tr>
  * </table>
  * Transitions no single test can force (they need a session to end between two particular
- * answers) are explored by the seeded, randomized history checker under faults.
+ * answers) are explored by the seeded, randomized history checker under faults. To show
+ * that it finds what it must, its opt-in tests take out checks of the engine for a run
+ * through the package-private {@link io.github.distlock.curator.PlantedDefects} switches
+ * (off in the product; for those tests only).
  * <h2>The states of a leader's tenure</h2> A participant is not joined, queued (a queue
  * position with the latch driver, states above), or has a node that led: leading, in
  * doubt, ended with its node kept, or draining. Relinquishing and leaving without open

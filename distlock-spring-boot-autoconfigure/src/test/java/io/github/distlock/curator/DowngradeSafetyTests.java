@@ -2,6 +2,7 @@ package io.github.distlock.curator;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -9,9 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.ClusterReadWriteLock;
+import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockLostException;
+import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockState;
+import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -114,6 +119,112 @@ class DowngradeSafetyTests {
 					.isThrownBy(() -> lockOfA.readLock().acquire(Duration.ofSeconds(2)).close());
 				assertThat(writeOfB.isHeld()).isTrue();
 				assertThat(readNodes(b.client())).isEmpty();
+			}
+		}
+		finally {
+			write.close();
+		}
+	}
+
+	/**
+	 * A write hold in doubt (its connection suspended, under the {@code LOST} policy) is
+	 * not downgraded: the read side is refused at once, while the server is still out of
+	 * reach. Only the check made when the read lock is asked for refuses it: the grant's
+	 * own check waits for the connection (and would find the hold held again).
+	 */
+	@Test
+	void downgradeOfAWriteHoldInDoubtIsRefusedAtOnce() throws Exception {
+		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort())) {
+			CuratorLocks a = this.zookeeper.nodes().node(relay.getConnectString(), ConnectionLossPolicy.LOST);
+			ClusterReadWriteLock lockOfA = a.readWrite("draft");
+			LockHandle write = lockOfA.writeLock().acquire(Duration.ofSeconds(5));
+			try {
+				relay.pause();
+				await().atMost(Duration.ofSeconds(10)).until(() -> write.state() == LockState.IN_DOUBT);
+				assertThatExceptionOfType(LockLostException.class)
+					.isThrownBy(() -> lockOfA.readLock().acquire(Duration.ofSeconds(2)).close())
+					.withMessageContaining("IN_DOUBT");
+			}
+			finally {
+				relay.resume();
+				write.close();
+			}
+		}
+	}
+
+	/**
+	 * The downgrade is asked for while the write hold is held, as far as its client knows
+	 * (its connection has just gone silent), and the session ends before the read node is
+	 * made: the read node, sent again by Curator in the new session, is not taken for the
+	 * write lock's, and is not handed out beside the other node's writer.
+	 */
+	@Test
+	void downgradeAskedForWhileHeldIsNotGrantedOnceTheSessionEnded() throws Exception {
+		CuratorLocks b = this.zookeeper.newNode();
+		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort())) {
+			CuratorLocks a = this.zookeeper.newNode(relay.getConnectString());
+			ClusterReadWriteLock lockOfA = a.readWrite("memo");
+			LockHandle write = lockOfA.writeLock().acquire(Duration.ofSeconds(5));
+			try {
+				relay.pause();
+				assertThat(write.state()).isEqualTo(LockState.HELD);
+				// Meanwhile: the session ends, the other node writes, the relay resumes.
+				CompletableFuture<LockHandle> otherWriter = CompletableFuture.supplyAsync(() -> {
+					try {
+						Faults.killSession(a.client(), this.zookeeper.connectString());
+						LockHandle writeOfB = b.readWrite("memo").writeLock().acquire(Duration.ofSeconds(20));
+						relay.resume();
+						return writeOfB;
+					}
+					catch (Exception ex) {
+						throw new IllegalStateException(ex);
+					}
+				});
+				assertThatExceptionOfType(LockLostException.class)
+					.isThrownBy(() -> lockOfA.readLock().acquire(Duration.ofSeconds(20)).close());
+				try (LockHandle writeOfB = otherWriter.get(20, TimeUnit.SECONDS)) {
+					assertThat(writeOfB.isHeld()).isTrue();
+					assertThat(Faults.children(b.client(), "/rw/memo"))
+						.noneMatch((name) -> name.contains(QueueDriver.READ_NAME));
+				}
+			}
+			finally {
+				relay.resume();
+				write.close();
+			}
+		}
+	}
+
+	/**
+	 * The write hold is lost after its downgrade was asked for (the check made then found
+	 * it held) and before the read node is granted: the grant's own check refuses it. The
+	 * read node, made in the new session at the lost write node's place, would otherwise
+	 * hold at once beside the other node's writer.
+	 */
+	@Test
+	void downgradeWhoseWriteHoldIsLostBeforeTheGrantIsRefusedThere() throws Exception {
+		CuratorLocks a = this.zookeeper.newNode();
+		CuratorLocks b = this.zookeeper.newNode();
+		LockPath path = LockPath.of("note");
+		LockHandle write = a.readWrite(path).writeLock().acquire(Duration.ofSeconds(5));
+		try {
+			Hold hold = (Hold) ((SessionWatch) a.engine().session()).holds().iterator().next();
+			Faults.killSession(a.client());
+			try (LockHandle writeOfB = b.readWrite(path).writeLock().acquire(Duration.ofSeconds(20))) {
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> a.client().getZookeeperClient().isConnected() && write.state() == LockState.LOST);
+				// As if the loss came right after the check made when the read lock was
+				// asked for.
+				QueueAcquisition downgrade = new QueueAcquisition(a.engine(), LockKind.READ, path,
+						CuratorLock.queuePath(LockKind.READ, path), QueueDriver.READ, "downgrading",
+						Duration.ofSeconds(5), false, new QueuePosition.Downgrade(hold));
+				CompletableFuture<Hold> outcome = downgrade.start();
+				assertThatExceptionOfType(ExecutionException.class)
+					.isThrownBy(() -> outcome.get(10, TimeUnit.SECONDS).close())
+					.withCauseInstanceOf(LockLostException.class);
+				assertThat(writeOfB.isHeld()).isTrue();
+				assertThat(Faults.children(b.client(), "/rw/note"))
+					.noneMatch((name) -> name.contains(QueueDriver.READ_NAME));
 			}
 		}
 		finally {

@@ -2,7 +2,10 @@ package io.github.distlock.history;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -79,7 +82,10 @@ final class DistlockActor implements Runnable {
 		int pathIndex = this.random.nextInt(CheckerRun.PATHS);
 		String path = CheckerRun.path(pathIndex);
 		int choice = this.random.nextInt(100);
-		if (choice < 12) {
+		if (choice < 4) {
+			contended(op, path);
+		}
+		else if (choice < 12) {
 			single(op, this.locks.mutex(path), pathIndex, randomMode(), true);
 		}
 		else if (choice < 20) {
@@ -91,8 +97,11 @@ final class DistlockActor implements Runnable {
 		else if (choice < 46) {
 			single(op, this.locks.readWrite(path).writeLock(), pathIndex, randomMode(), true);
 		}
-		else if (choice < 60) {
+		else if (choice < 57) {
 			downgrade(op, path);
+		}
+		else if (choice < 60) {
+			downgradeAcrossSessionEnd(op, path);
 		}
 		else if (choice < 66) {
 			upgrade(op, path);
@@ -254,6 +263,214 @@ final class DistlockActor implements Runnable {
 			if (!writeReleased) {
 				release(op, writeHold, write);
 			}
+		}
+	}
+
+	/**
+	 * A mutex with a waiter of every other node queued behind its holder, steered at
+	 * mis-ordered queues: no waiter may be granted while the holder is inside the store;
+	 * one granted within a moment enters beside it. The waiters are then served in the
+	 * order they are granted.
+	 */
+	private void contended(int op, String path) {
+		List<Node> others = this.run.nodes()
+			.stream()
+			.filter((node) -> node.locks != null && node != this.node)
+			.toList();
+		String key = CheckerRun.key(LockKind.MUTEX, path);
+		int pathIndex = CheckerRun.pathIndex(path);
+		if (others.isEmpty()) {
+			single(op, this.locks.mutex(path), pathIndex, Mode.SYNC, false);
+			return;
+		}
+		LockHandle handle = acquire(op, this.locks.mutex(path), key, Mode.SYNC, Duration.ofSeconds(2));
+		if (handle == null) {
+			return;
+		}
+		HoldRecord hold = this.run.open(op, this.name, this.node.index, key, LockKind.MUTEX, pathIndex,
+				handle.fencingToken(), 0, handle);
+		Duration otherWait = Duration.ofSeconds(4);
+		Map<Node, CompletableFuture<LockHandle>> waiting = new LinkedHashMap<>();
+		List<HoldRecord> inside = new ArrayList<>();
+		try {
+			this.run.store().enter(hold);
+			for (Node other : others) {
+				this.run.history()
+					.record(History.Type.START, this.name + "/" + other.name, op, key, 0,
+							"MUTEX ASYNC wait " + otherWait.toMillis() + " ms, behind " + hold);
+				waiting.put(other, other.locks.mutex(path).acquireAsync(otherWait));
+			}
+			long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+			for (Map.Entry<Node, CompletableFuture<LockHandle>> entry : List.copyOf(waiting.entrySet())) {
+				Duration left = Duration.ofNanos(Math.max(0, until - System.nanoTime()));
+				HoldRecord other = otherGranted(op, key, pathIndex, entry.getKey(), entry.getValue(), left, false);
+				if (other != null || entry.getValue().isDone()) {
+					waiting.remove(entry.getKey());
+				}
+				if (other != null) {
+					inside.add(other);
+				}
+			}
+			hold.checkState();
+			this.run.store().exit(hold);
+		}
+		finally {
+			release(op, hold, handle);
+			for (HoldRecord other : inside) {
+				leave(op, other);
+			}
+		}
+		long deadline = System.nanoTime() + otherWait.plus(this.run.slack()).plusSeconds(10).toNanos();
+		while (!waiting.isEmpty()) {
+			Optional<Map.Entry<Node, CompletableFuture<LockHandle>>> done = waiting.entrySet()
+				.stream()
+				.filter((entry) -> entry.getValue().isDone())
+				.findFirst();
+			if (done.isEmpty() && System.nanoTime() < deadline) {
+				park(5);
+				continue;
+			}
+			Map.Entry<Node, CompletableFuture<LockHandle>> entry = done.orElse(waiting.entrySet().iterator().next());
+			waiting.remove(entry.getKey());
+			HoldRecord other = otherGranted(op, key, pathIndex, entry.getKey(), entry.getValue(), Duration.ZERO, true);
+			if (other != null) {
+				leave(op, other);
+			}
+		}
+	}
+
+	/** Work inside a hold of another node, leave the store and release it. */
+	private void leave(int op, HoldRecord other) {
+		try {
+			work(false);
+			other.checkState();
+			this.run.store().exit(other);
+		}
+		finally {
+			release(op, other, other.handle);
+		}
+	}
+
+	/**
+	 * The hold of another node's mutex acquisition, entered into the store, once granted
+	 * within the given time; {@code null} if it failed, or is not granted in time (then
+	 * cancelled, if it is the last chance).
+	 */
+	@Nullable private HoldRecord otherGranted(int op, String key, int pathIndex, Node other, CompletableFuture<LockHandle> future,
+			Duration within, boolean last) {
+		String otherActor = this.name + "/" + other.name;
+		LockHandle handle = otherGranted(op, otherActor, key, future, within, last);
+		if (handle == null) {
+			return null;
+		}
+		HoldRecord hold = this.run.open(op, otherActor, other.index, key, LockKind.MUTEX, pathIndex,
+				handle.fencingToken(), 0, handle);
+		this.run.store().enter(hold);
+		return hold;
+	}
+
+	/** The next distlock node after this one, or this one if it is the only one. */
+	private Node otherNode() {
+		List<Node> distlockNodes = this.run.nodes().stream().filter((node) -> node.locks != null).toList();
+		return distlockNodes.get((distlockNodes.indexOf(this.node) + 1) % distlockNodes.size());
+	}
+
+	/**
+	 * The handle of another node's acquisition, once granted within the given time;
+	 * {@code null} if it failed, or (cancelled then) if it timed out past its own wait.
+	 */
+	@Nullable private LockHandle otherGranted(int op, String otherActor, String key, CompletableFuture<LockHandle> future,
+			Duration within, boolean last) {
+		try {
+			LockHandle handle = future.get(within.toMillis(), TimeUnit.MILLISECONDS);
+			this.run.history().record(History.Type.GRANTED, otherActor, op, key, handle.fencingToken(), "");
+			return handle;
+		}
+		catch (TimeoutException ex) {
+			if (last) {
+				future.cancel(true);
+				this.run.history().record(History.Type.ENDED, otherActor, op, key, 0, "not granted in time");
+			}
+			return null;
+		}
+		catch (ExecutionException ex) {
+			this.run.history().record(History.Type.ENDED, otherActor, op, key, 0, "not granted: " + ex.getCause());
+			return null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * A downgrade across the end of its write hold's session, steered at the double grant
+	 * of a lost write hold: the write lock is taken, a writer of another node queues
+	 * behind it, this node's session is ended on the server, and then the read side is
+	 * asked for (it must be refused) while the other writer takes over. A read side
+	 * granted all the same is inside the store when the other writer enters.
+	 */
+	private void downgradeAcrossSessionEnd(int op, String path) {
+		Node other = otherNode();
+		if (other == this.node) {
+			downgrade(op, path);
+			return;
+		}
+		String key = CheckerRun.key(LockKind.WRITE, path);
+		int pathIndex = CheckerRun.pathIndex(path);
+		LockHandle write = acquire(op, this.locks.readWrite(path).writeLock(), key, Mode.SYNC, Duration.ofSeconds(2));
+		if (write == null) {
+			return;
+		}
+		HoldRecord writeHold = this.run.open(op, this.name, this.node.index, key, LockKind.WRITE, pathIndex,
+				write.fencingToken(), 0, write);
+		try {
+			this.run.store().enter(writeHold);
+			String otherActor = this.name + "/" + other.name;
+			Duration otherWait = Duration.ofSeconds(4);
+			this.run.history()
+				.record(History.Type.START, otherActor, op, key, 0,
+						"WRITE ASYNC wait " + otherWait.toMillis() + " ms, behind " + writeHold);
+			CompletableFuture<LockHandle> otherWrite = other.locks.readWrite(path).writeLock().acquireAsync(otherWait);
+			LockHandle read = null;
+			if (this.run.injector().endSession(this.node, "downgrade of " + writeHold + " next")) {
+				read = acquire(op, this.locks.readWrite(path).readLock(), key, Mode.SYNC, Duration.ofSeconds(1));
+			}
+			HoldRecord readHold = null;
+			if (read != null) {
+				readHold = this.run.open(op, this.name, this.node.index, key, LockKind.READ, pathIndex,
+						read.fencingToken(), writeHold.id, read);
+				this.run.store().enter(readHold);
+			}
+			LockHandle otherHandle = otherGranted(op, otherActor, key, otherWrite,
+					otherWait.plus(this.run.slack()).plusSeconds(10), true);
+			if (otherHandle != null) {
+				HoldRecord otherHold = this.run.open(op, otherActor, other.index, key, LockKind.WRITE, pathIndex,
+						otherHandle.fencingToken(), 0, otherHandle);
+				try {
+					this.run.store().enter(otherHold);
+					work(false);
+					otherHold.checkState();
+					this.run.store().exit(otherHold);
+				}
+				finally {
+					release(op, otherHold, otherHandle);
+				}
+			}
+			if (readHold != null) {
+				try {
+					readHold.checkState();
+					this.run.store().exit(readHold);
+				}
+				finally {
+					release(op, readHold, read);
+				}
+			}
+			writeHold.checkState();
+			this.run.store().exit(writeHold);
+		}
+		finally {
+			release(op, writeHold, write);
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import io.github.distlock.relay.TcpRelay;
@@ -31,6 +32,8 @@ final class FaultInjector implements Runnable {
 	private final Random random;
 
 	private final List<Window> windows = new ArrayList<>();
+
+	private final List<SessionEnd> sessionEnds = new ArrayList<>();
 
 	FaultInjector(CheckerRun run, ZooKeeperEnsemble ensemble, TcpRelay relay, long seed) {
 		this.run = run;
@@ -75,7 +78,7 @@ final class FaultInjector implements Runnable {
 			Node victim = this.run.pausingNode().filter((node) -> preferPausing).orElse(drawn);
 			fault("session of " + victim.name + " ended", Set.of(victim.index), () -> {
 				try {
-					Faults.killSession(victim.client);
+					killSession(victim);
 				}
 				catch (Exception ex) {
 					this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
@@ -120,6 +123,36 @@ final class FaultInjector implements Runnable {
 				}
 			}
 			stopAndRestart("quorum", stopped, 500 + this.random.nextInt(3000));
+		}
+	}
+
+	/**
+	 * End a node's session on the server now, as a fault of its own, for an actor's
+	 * operation steered at a session's end.
+	 * @param victim the node
+	 * @param why what the actor does meanwhile, for the history
+	 * @return whether the session ended
+	 */
+	boolean endSession(Node victim, String why) {
+		AtomicBoolean ended = new AtomicBoolean();
+		fault("session of " + victim.name + " ended (" + why + ")", Set.of(victim.index), () -> {
+			try {
+				killSession(victim);
+				ended.set(true);
+			}
+			catch (Exception ex) {
+				this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
+			}
+		});
+		return ended.get();
+	}
+
+	/** End a node's session on the server, and note when it was gone. */
+	private void killSession(Node victim) throws Exception {
+		long from = System.nanoTime();
+		Faults.killSession(victim.client);
+		synchronized (this.sessionEnds) {
+			this.sessionEnds.add(new SessionEnd(victim.index, from, System.nanoTime()));
 		}
 	}
 
@@ -187,6 +220,20 @@ final class FaultInjector implements Runnable {
 		synchronized (this.windows) {
 			return List.copyOf(this.windows);
 		}
+	}
+
+	/** The sessions ended on the server so far (not those that could not be ended). */
+	List<SessionEnd> sessionEnds() {
+		synchronized (this.sessionEnds) {
+			return List.copyOf(this.sessionEnds);
+		}
+	}
+
+	/**
+	 * A node's session ended on the server: asked for at {@code from}, gone by
+	 * {@code to}.
+	 */
+	record SessionEnd(int node, long from, long to) {
 	}
 
 	/** A fault: the nodes it affects, from its start to its end. */

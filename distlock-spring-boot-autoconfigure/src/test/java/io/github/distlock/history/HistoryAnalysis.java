@@ -28,7 +28,9 @@ import io.github.distlock.history.HoldRecord.Access;
  * connection event's time minus one session timeout: the server may have ended the
  * session that long before the client noticed) until the node has reconnected after it,
  * plus one second for the engine to act on the news; at most two session timeouts after
- * the fault's end when no reconnection is seen.
+ * the fault's end when no reconnection is seen. A re-entry or downgrade asked for after
+ * the session of the hold it enters had been ended on the server is never in doubt: it
+ * must not have been granted at all.
  * <p>
  * The leadership workload's writes are judged by {@link LeadershipAnalysis}, by its own,
  * stricter rule.
@@ -44,6 +46,12 @@ final class HistoryAnalysis {
 	private final Set<Integer> reported = new HashSet<>();
 
 	private final History history;
+
+	private final List<FaultInjector.SessionEnd> sessionEnds = new ArrayList<>();
+
+	private final Map<Integer, HoldRecord> holdsById = new HashMap<>();
+
+	private final Map<String, List<Long>> starts = new HashMap<>();
 
 	private int excusedOverlaps;
 
@@ -80,8 +88,58 @@ final class HistoryAnalysis {
 		return after + 2 * sessionNanos + MARGIN;
 	}
 
+	/**
+	 * Tell which sessions were ended on the server, and when: a re-entry or downgrade
+	 * asked for after the session of the hold it enters was gone on the server must never
+	 * be granted, and is never excused by doubt (see {@link #grantedDead}).
+	 */
+	void sessionsEnded(List<FaultInjector.SessionEnd> ends, List<HoldRecord> holds) {
+		this.sessionEnds.addAll(ends);
+		for (HoldRecord hold : holds) {
+			this.holdsById.put(hold.id, hold);
+		}
+		for (History.Event event : this.history.events()) {
+			if (event.type() == History.Type.START && event.lock() != null) {
+				this.starts
+					.computeIfAbsent(event.actor() + "#" + event.op() + "#" + event.lock(), (key) -> new ArrayList<>())
+					.add(event.nanos());
+			}
+		}
+	}
+
+	/**
+	 * Whether a hold entered another (a re-entry or a downgrade) that was granted before
+	 * its node's session was ended on the server, and was asked for only once that
+	 * session was gone: the hold it enters was certainly lost then, so it must not have
+	 * been granted (a double grant, if another holder took the lock meanwhile).
+	 */
+	boolean grantedDead(HoldRecord hold) {
+		if (hold.family == hold.id) {
+			return false;
+		}
+		HoldRecord outer = this.holdsById.get(hold.family);
+		if (outer == null) {
+			return false;
+		}
+		long asked = Long.MIN_VALUE;
+		for (long start : this.starts.getOrDefault(hold.actor + "#" + hold.op + "#" + hold.lock, List.of())) {
+			if (start <= hold.grantedNanos) {
+				asked = Math.max(asked, start);
+			}
+		}
+		for (FaultInjector.SessionEnd end : this.sessionEnds) {
+			if (end.node() == hold.client && outer.grantedNanos < end.from() && end.to() < asked) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** Whether a hold was provably in doubt (possibly lost) at a time. */
 	boolean doubtful(HoldRecord hold, long nanos) {
+		if (grantedDead(hold)) {
+			return false;
+		}
 		if (hold.lostNanos <= nanos) {
 			return true;
 		}
@@ -120,8 +178,9 @@ final class HistoryAnalysis {
 				}
 				else if (inside.token < entering.token) {
 					if (!doubtful(inside, overlap.nanos())) {
-						violation(overlap.seq(), entering, "overlap: conflicting holds inside at once: " + entering
-								+ " entered while " + inside + " was inside, granted earlier and not lost");
+						violation(overlap.seq(), entering,
+								"overlap: conflicting holds inside at once: " + entering + " entered while " + inside
+										+ " was inside, granted earlier and not lost" + deadNote(inside));
 					}
 					else {
 						this.excusedOverlaps++;
@@ -142,13 +201,18 @@ final class HistoryAnalysis {
 				violation(rejection.seq(), rejection.hold(),
 						"token order: " + rejection.hold() + " was turned away by the store, which had" + " seen "
 								+ rejection.newer() + ", while it was held and not lost (successive holders'"
-								+ " tokens must increase)");
+								+ " tokens must increase)" + deadNote(rejection.hold()));
 			}
 			else {
 				this.excusedRejections++;
 			}
 		}
 		return this.violations;
+	}
+
+	private String deadNote(HoldRecord hold) {
+		return grantedDead(hold) ? "; " + hold + " was asked for after the session of the hold it enters had"
+				+ " ended on the server, and granted all the same (a double grant)" : "";
 	}
 
 	/** Report what one hold did wrong, once per hold. */

@@ -49,6 +49,8 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
 	private final boolean[] running;
 
+	private final Map<String, Integer> childVersions = new LinkedHashMap<>();
+
 	private final @Nullable Properties systemPropertiesBeforeStart;
 
 	private ZooKeeperEnsemble(@Nullable TestingServer server, @Nullable TestingCluster cluster,
@@ -172,11 +174,30 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 		}
 		if (this.server != null) {
 			this.server.restart();
+			for (Map.Entry<String, Integer> kept : this.childVersions.entrySet()) {
+				ServerState.setChildVersion(this.server, kept.getKey(), kept.getValue());
+			}
 		}
 		else {
 			cluster().restartServer(this.specs.get(index));
 		}
 		this.running[index] = true;
+	}
+
+	/**
+	 * Set the child version of a node on the server (one server only), so that its next
+	 * sequential child gets that number, and set it again after every restart: the
+	 * server's log does not keep it.
+	 * @param path the node's full path (namespace included)
+	 * @param childVersion the new child version
+	 * @throws Exception if the server refuses
+	 */
+	public synchronized void keepChildVersion(String path, int childVersion) throws Exception {
+		if (this.server == null) {
+			throw new IllegalStateException("Child versions are set on a single server only");
+		}
+		this.childVersions.put(path, childVersion);
+		ServerState.setChildVersion(this.server, path, childVersion);
 	}
 
 	/** Stop every running server. */
