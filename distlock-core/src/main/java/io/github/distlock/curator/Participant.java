@@ -293,7 +293,9 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		if (node != null) {
 			endTenure();
 			this.node = null;
-			forget(node);
+			if (!PlantedLeadershipDefects.lostKeepsOldNode) {
+				forget(node);
+			}
 		}
 	}
 
