@@ -206,7 +206,9 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		if (node != null) {
 			this.tenure.end();
 			this.node = null;
-			forget(node);
+			if (!PlantedLeadershipDefects.lostKeepsOldNode) {
+				forget(node);
+			}
 		}
 	}
 

@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
+import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockHandle;
@@ -86,6 +87,8 @@ final class CheckerRun {
 	private volatile @Nullable FaultInjector injector;
 
 	private boolean queuesAtCeiling;
+
+	private @Nullable LatchPresence presence;
 
 	private volatile boolean stopping;
 
@@ -168,6 +171,14 @@ final class CheckerRun {
 				}
 				if (this.settings.leadership()) {
 					startLeadership(actors, seed);
+					CuratorFramework observer = clients.client(ensemble.connectString());
+					if (!observer.blockUntilConnected(20, TimeUnit.SECONDS)) {
+						throw new IllegalStateException("the latch observer did not connect");
+					}
+					this.presence = new LatchPresence(this, this.members, observer);
+					Thread presence = new Thread(this.presence, "history-presence");
+					presence.setDaemon(true);
+					actors.add(presence);
 				}
 				faults = new FaultInjector(this, ensemble, relay, seed ^ 0x5DEECE66DL);
 				this.injector = faults;
@@ -203,16 +214,19 @@ final class CheckerRun {
 		LeadershipAnalysis leadership = new LeadershipAnalysis(this.history, this.leads, this.nodes,
 				Faults.NODES.sessionTimeout());
 		List<Violation> judgedLeadership = leadership.judge(this.store);
+		List<Violation> judgedPresence = (this.presence != null)
+				? this.presence.judge(this.history, faults.windows(), Faults.NODES.sessionTimeout()) : List.of();
 		List<Violation> all = new ArrayList<>();
 		synchronized (this.violations) {
 			all.addAll(this.violations);
 		}
 		all.addAll(judged);
 		all.addAll(judgedLeadership);
+		all.addAll(judgedPresence);
 		all.sort(java.util.Comparator.comparingLong(Violation::nanos));
 		return new Result(this.settings, all,
 				summary(analysis, faults) + "\n" + leadership.summary() + ", " + this.leaderWrites.get()
-						+ " leader writes",
+						+ " leader writes" + ((this.presence != null) ? ", " + this.presence.summary() : ""),
 				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart, this.holds.size(),
 				faults.windows().size(), this.leads.leads().size());
 	}
@@ -248,8 +262,11 @@ final class CheckerRun {
 	 */
 	private void startLeadership(List<Thread> actors, long seed) throws Exception {
 		for (Node node : this.nodes) {
-			this.members
-				.add((node.locks != null) ? new DistlockMember(node, this.leads) : new LatchMember(node, this.leads));
+			// Members of odd-numbered distlock nodes lead under the LOST policy.
+			this.members.add((node.locks != null)
+					? new DistlockMember(node, this.leads,
+							(node.index % 2 == 1) ? ConnectionLossPolicy.LOST : ConnectionLossPolicy.SUSPENDED)
+					: new LatchMember(node, this.leads));
 		}
 		for (LeaderMember member : this.members) {
 			for (int g = 0; g < GROUPS; g++) {

@@ -9,17 +9,22 @@ import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.LeadershipGrantedEvent;
 import io.github.distlock.core.LeadershipListener;
 import io.github.distlock.core.LeadershipRevokedEvent;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.curator.CuratorLeadership;
+import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.Faults;
 
 /**
  * A distlock node's part in the leadership workload: the engine's
  * {@link CuratorLeadership} on the node's {@code CuratorLocks}, its events told to
  * {@link Leads}. A tenure for work is {@link CuratorLeadership#tenure(String)}; its epoch
- * is the handle's fencing token.
+ * is the handle's fencing token. Members of odd-numbered nodes lead under
+ * {@link ConnectionLossPolicy#LOST} (a tenure in doubt while the connection is away), the
+ * others under the nodes' {@link ConnectionLossPolicy#SUSPENDED}.
  */
 final class DistlockMember implements LeaderMember, LeadershipListener {
 
@@ -31,10 +36,18 @@ final class DistlockMember implements LeaderMember, LeadershipListener {
 
 	private final Leads leads;
 
-	DistlockMember(Node node, Leads leads) {
+	private final @Nullable CuratorLocks own;
+
+	/**
+	 * A member on the node's engine, or, under another connection-loss policy than the
+	 * node's, on an engine of its own on the same client (closed with the member).
+	 */
+	DistlockMember(Node node, Leads leads, ConnectionLossPolicy policy) {
 		this.node = node;
 		this.name = node.name.replace("/relay", "") + "-leader";
-		this.leadership = new CuratorLeadership(node.locks);
+		this.own = (policy != node.locks.connectionLossPolicy())
+				? Faults.NODES.withConnectionLossPolicy(policy).createLocks(node.client) : null;
+		this.leadership = new CuratorLeadership((this.own != null) ? this.own : node.locks);
 		this.leads = leads;
 		this.leadership.addListener(this);
 	}
@@ -138,6 +151,9 @@ final class DistlockMember implements LeaderMember, LeadershipListener {
 	@Override
 	public void close() {
 		this.leadership.close();
+		if (this.own != null) {
+			this.own.close();
+		}
 	}
 
 	@Override

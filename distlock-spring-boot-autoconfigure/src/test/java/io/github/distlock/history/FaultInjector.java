@@ -15,11 +15,12 @@ import io.github.distlock.testsupport.ZooKeeperEnsemble;
 /**
  * Injects random faults, drawn from its own seeded {@link Random}, every one to three
  * seconds until the run stops: a session ended on the server (preferably of a node whose
- * holder is in a long pause), a server stopped and started again, with an ensemble a
- * follower lost for a while, the leader lost, the quorum lost, and a relay in front of
- * one node that stops forwarding or drops its connections. Records each fault as a window
- * (which nodes, from when to when) and leaves every server running and the relay
- * forwarding when done.
+ * holder is in a long pause), a session expired by its client while the server keeps it,
+ * a server stopped and started again, with an ensemble a follower lost for a while, the
+ * leader lost, the quorum lost (half the time for longer than the session timeout), and a
+ * relay in front of one node that stops forwarding or drops its connections. Records each
+ * fault as a window (which nodes, from when to when) and leaves every server running and
+ * the relay forwarding when done.
  */
 final class FaultInjector implements Runnable {
 
@@ -76,16 +77,31 @@ final class FaultInjector implements Runnable {
 			boolean preferPausing = this.random.nextInt(3) > 0;
 			Node drawn = nodes.get(this.random.nextInt(nodes.size()));
 			Node victim = this.run.pausingNode().filter((node) -> preferPausing).orElse(drawn);
-			fault("session of " + victim.name + " ended", Set.of(victim.index), () -> {
-				try {
-					killSession(victim);
-				}
-				catch (Exception ex) {
-					this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
-				}
-			});
+			if (choice < 30) {
+				fault("session of " + victim.name + " ended", Set.of(victim.index), () -> {
+					try {
+						killSession(victim);
+					}
+					catch (Exception ex) {
+						this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
+					}
+				});
+			}
+			else {
+				// As Curator does when a connection stays lost past the session timeout:
+				// the client gives its session up while the server still keeps it.
+				fault("session of " + victim.name + " expired by its client", Set.of(victim.index), () -> {
+					try {
+						Faults.expireSession(victim.client);
+					}
+					catch (Exception ex) {
+						this.run.history()
+							.record(History.Type.FAULT, "faults", 0, null, 0, "could not expire it: " + ex);
+					}
+				});
+			}
 		}
-		else if (choice < 70) {
+		else if (choice < 65) {
 			long downtime = 300 + this.random.nextInt(3000);
 			boolean drop = this.random.nextBoolean();
 			fault("relay in front of " + relayNodes() + (drop ? " drops, then paused" : " paused") + " for " + downtime
@@ -98,12 +114,12 @@ final class FaultInjector implements Runnable {
 						this.relay.resume();
 					});
 		}
-		else if (this.ensemble.size() == 1 || choice < 80) {
+		else if (this.ensemble.size() == 1 || choice < 75) {
 			int leader = Math.max(0, this.ensemble.leader());
 			stopAndRestart((this.ensemble.size() == 1) ? "server" : "leader", List.of(leader),
-					200 + this.random.nextInt(2000));
+					(this.ensemble.size() == 1) ? downtime() : 200 + this.random.nextInt(2000));
 		}
-		else if (choice < 92) {
+		else if (choice < 85) {
 			int leader = this.ensemble.leader();
 			List<Integer> followers = new ArrayList<>();
 			for (int i = 0; i < this.ensemble.size(); i++) {
@@ -122,7 +138,7 @@ final class FaultInjector implements Runnable {
 					stopped.add(i);
 				}
 			}
-			stopAndRestart("quorum", stopped, 500 + this.random.nextInt(3000));
+			stopAndRestart("quorum", stopped, downtime());
 		}
 	}
 
@@ -154,6 +170,17 @@ final class FaultInjector implements Runnable {
 		synchronized (this.sessionEnds) {
 			this.sessionEnds.add(new SessionEnd(victim.index, from, System.nanoTime()));
 		}
+	}
+
+	/**
+	 * How long the quorum (or the single server) is away: half the time past the session
+	 * timeout, so that clients give their sessions up (LOST) while the restarted servers
+	 * keep them one more session timeout.
+	 */
+	private long downtime() {
+		long session = Faults.NODES.sessionTimeout().toMillis();
+		return this.random.nextBoolean() ? session + 500 + this.random.nextInt((int) session)
+				: 500 + this.random.nextInt(3000);
 	}
 
 	private void stopAndRestart(String what, List<Integer> servers, long downtime) throws Exception {

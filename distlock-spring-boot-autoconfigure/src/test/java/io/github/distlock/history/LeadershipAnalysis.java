@@ -24,14 +24,15 @@ import io.github.distlock.core.LockKind;
  * <li><b>Two leaders.</b> When the "I lead" intervals ({@link Leads}) of two members of
  * one group overlap, the one with the smaller epoch (the older node) is excused only if
  * it had lost its session, as its own client tells: after the client's last connection
- * before that tenure began, the client reported the session {@code LOST} (without
- * connecting again in between), its first report of trouble ({@code SUSPENDED} or
- * {@code LOST}) came within one session timeout of the moment the other began to lead,
- * and the older interval ended within that session timeout too. The other leads only once
- * the older node is gone on the server, so that moment is the latest at which the older
- * one can have lost its session. (Whether the trouble was reported before the interval
- * ended cannot be asked: the client's connection listeners, the engine's and the
- * checker's, are called in no fixed order.)</li>
+ * before that tenure began, the client reported the session {@code LOST} (a reconnection
+ * in the same session in between does not end it: a tenure in doubt under the
+ * {@code LOST} policy goes on), its first report of trouble since its last reconnection
+ * ({@code SUSPENDED} or {@code LOST}) came within one session timeout of the moment the
+ * other began to lead, and the older interval ended within that session timeout too. The
+ * other leads only once the older node is gone on the server, so that moment is the
+ * latest at which the older one can have lost its session. (Whether the trouble was
+ * reported before the interval ended cannot be asked: the client's connection listeners,
+ * the engine's and the checker's, are called in no fixed order.)</li>
  * <li><b>Epoch order.</b> Of two tenures of different members, the one with the smaller
  * epoch never begins after the other has ended; two members never lead with one epoch; a
  * member's own epochs never go back.</li>
@@ -183,9 +184,9 @@ final class LeadershipAnalysis {
 
 	/**
 	 * What a node's client reported of the session it had at a given time, after its last
-	 * connection before then and until it connected again: its first report of trouble
-	 * ({@code SUSPENDED} or {@code LOST}), and its report that the session ended
-	 * ({@code LOST}); {@link Long#MAX_VALUE} for what it did not report.
+	 * connection before then: its report that the session ended ({@code LOST}), and its
+	 * first report of trouble ({@code SUSPENDED} or {@code LOST}) since it last connected
+	 * again in that session; {@link Long#MAX_VALUE} for what it did not report.
 	 */
 	private static Session session(Node node, long at) {
 		List<Node.Change> changes = node.changes();
@@ -201,8 +202,10 @@ final class LeadershipAnalysis {
 				continue;
 			}
 			if (connects(change)) {
-				// Connected again in the same session: it had not ended.
-				break;
+				// Connected again in the same session (a tenure in doubt under the LOST
+				// policy goes on): its trouble is what comes after.
+				trouble = Long.MAX_VALUE;
+				continue;
 			}
 			if (change.state() == ConnectionState.SUSPENDED || change.state() == ConnectionState.LOST) {
 				trouble = Math.min(trouble, change.nanos());

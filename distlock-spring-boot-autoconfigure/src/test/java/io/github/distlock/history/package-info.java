@@ -17,10 +17,17 @@
  * fenced store with its epoch; their "I lead" intervals are recorded by
  * {@link io.github.distlock.history.Leads}, watched for leaderless groups by
  * {@link io.github.distlock.history.LeaderLiveness}, and judged by
- * {@link io.github.distlock.history.LeadershipAnalysis}. Built on the shared test support
- * ({@code Faults}, {@code ServerWatches}, {@code ZooKeeperNodes}) and the
- * {@code distlock-tcp-relay} module's {@code TcpRelay}; nothing here is used by other
- * test packages.
+ * {@link io.github.distlock.history.LeadershipAnalysis}; an observer client that no fault
+ * is aimed at lists the groups' latch nodes, and
+ * {@link io.github.distlock.history.LatchPresence} judges that every connected member
+ * keeps its node (of its current session, none of an earlier one). Faults include
+ * sessions expired by their client while the server keeps them and the quorum away past
+ * the session timeout; one distlock member leads under the {@code LOST} policy.
+ * {@link io.github.distlock.history.PlantedLeadershipDefectsCheckerTests} (opt-in) plants
+ * fixed leadership defects back into the engine and reports on which seeds the checker
+ * finds them. Built on the shared test support ({@code Faults}, {@code ServerWatches},
+ * {@code ZooKeeperNodes}) and the {@code distlock-tcp-relay} module's {@code TcpRelay};
+ * nothing here is used by other test packages.
  * <p>
  * The fenced store's real-database variant,
  * {@link io.github.distlock.history.FencedCommitsCheckerTests}, runs rounds of holders
