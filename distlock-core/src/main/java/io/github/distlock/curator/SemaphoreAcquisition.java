@@ -139,7 +139,11 @@ final class SemaphoreAcquisition extends Acquisition {
 		else if (!this.verified) {
 			verify();
 		}
-		if (this.guardHeld) {
+		if (this.guardHeld && !guardInSessionInUse()) {
+			// The lease is made (or made again) only in the session that holds the guard.
+			startOver();
+		}
+		else if (this.guardHeld) {
 			this.lease.resume();
 		}
 		else {
@@ -206,7 +210,9 @@ final class SemaphoreAcquisition extends Acquisition {
 		}
 		LockNode guardNode = this.guardNode;
 		if (guardNode == null || guardNode.clientInstance() != node.clientInstance()) {
-			// The lease was made in another session than the guard's.
+			// The lease was made in another session than the guard's: it does not count,
+			// and its node, granted to nobody, is deleted.
+			engine().session().deleteInBackground(node.path());
 			startOver();
 			return;
 		}
@@ -218,12 +224,16 @@ final class SemaphoreAcquisition extends Acquisition {
 
 	/** Take a lease, in the session that holds the guard; start over if it ended. */
 	private void startLease() {
-		LockNode guardNode = this.guardNode;
-		if (guardNode == null || guardNode.clientInstance() != engine().session().clientInstance()) {
+		if (!guardInSessionInUse()) {
 			startOver();
 			return;
 		}
 		this.lease.start();
+	}
+
+	private boolean guardInSessionInUse() {
+		LockNode guardNode = this.guardNode;
+		return guardNode != null && guardNode.clientInstance() == engine().session().clientInstance();
 	}
 
 	private void releaseGuardNode() {

@@ -198,6 +198,14 @@
  * <td>{@code SessionExpiryFaultTests}, {@code DowngradeSafetyTests}</td>
  * </tr>
  * <tr>
+ * <td>STALLED (a semaphore lease whose create was lost with the connection)</td>
+ * <td>the connection returns in a new session: the guard was held in the old one</td>
+ * <td>ABANDONED; the acquisition starts over at the guard, and takes its lease in the
+ * session that holds the new guard (a lease made outside it would be counted by nobody
+ * and block a permit for the session's life)</td>
+ * <td>{@code SemaphoreGuardSessionTests}</td>
+ * </tr>
+ * <tr>
  * <td>QUEUED</td>
  * <td>a read or a watch fails for want of a connection</td>
  * <td>STALLED</td>
