@@ -1,9 +1,8 @@
 package io.github.distlock.actuate;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,6 +22,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 import io.github.distlock.annotation.ScheduledOnce;
 import io.github.distlock.core.ScheduledJobs;
 import io.github.distlock.testsupport.DistlockContextRunners;
+import io.github.distlock.testsupport.SettableClock;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,24 +40,7 @@ class ScheduledJobOperationsTests {
 	@Test
 	void endpointListsPausesAndResumesTheJobAndMetersCountItsFirings() {
 		AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2030-01-01T10:00:00.250Z"));
-		Clock clock = new Clock() {
-
-			@Override
-			public Instant instant() {
-				return now.get();
-			}
-
-			@Override
-			public ZoneId getZone() {
-				return ZoneOffset.UTC;
-			}
-
-			@Override
-			public Clock withZone(ZoneId zone) {
-				return this;
-			}
-
-		};
+		Clock clock = new SettableClock(now, Duration.ZERO);
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(JobApplication.class)
 			.web(WebApplicationType.NONE)
 			.initializers((initialized) -> initialized.getBeanFactory().registerSingleton("clock", clock))

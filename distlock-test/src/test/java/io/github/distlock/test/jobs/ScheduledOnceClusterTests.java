@@ -27,6 +27,7 @@ import io.github.distlock.test.DistlockZooKeeperExtension;
 import io.github.distlock.test.TestZooKeeper;
 import io.github.distlock.test.jobs.JobApplication.Jobs;
 import io.github.distlock.test.jobs.JobApplication.RunLog;
+import io.github.distlock.testsupport.SettableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,8 +35,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@code @ScheduledOnce} across application instances on one real ZooKeeper: every slot
  * of the schedule runs once, whatever the instances' clocks and schedulers do. The
- * instances' clocks are {@link TestClock}s on a common time the test sets; the test fires
- * an instance's job by calling it when that instance's clock reads the slot, as its
+ * instances' clocks are {@link SettableClock}s on a common time the test sets; the test
+ * fires an instance's job by calling it when that instance's clock reads the slot, as its
  * scheduler would (the jobs' {@code @Scheduled} methods are not scheduled here), so that
  * nothing depends on how fast the machine is. The last test runs the real scheduler on
  * the system clock.
@@ -237,7 +238,7 @@ class ScheduledOnceClusterTests {
 	private List<Instance> start(TestZooKeeper server, int... offsets) {
 		List<Instance> instances = new ArrayList<>();
 		for (int offset : offsets) {
-			TestClock clock = new TestClock(this.now, Duration.ofSeconds(offset));
+			SettableClock clock = new SettableClock(this.now, Duration.ofSeconds(offset));
 			String name = "instance" + (offset < 0 ? "-minus-" : "-plus-") + Math.abs(offset) + "-"
 					+ (instances.size() + 1);
 			DistlockNode node = server.startNode(
@@ -294,7 +295,7 @@ class ScheduledOnceClusterTests {
 		return slots;
 	}
 
-	private record Instance(String name, DistlockNode node, TestClock clock, Jobs app, ScheduledJobs jobs) {
+	private record Instance(String name, DistlockNode node, SettableClock clock, Jobs app, ScheduledJobs jobs) {
 	}
 
 }
