@@ -181,7 +181,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	@Override
 	public LeadershipGroup inspect(String group) {
 		LockPath path = LockPath.parse(group);
-		String queuePath = CuratorLock.queuePath(io.github.distlock.core.LockKind.LEADER, path);
+		String queuePath = QueuePaths.of(io.github.distlock.core.LockKind.LEADER, path);
 		Participant participant = this.participants.get(path.value());
 		boolean leading = participant != null && participant.isLeader();
 		return new LeadershipGroup(path.value(), queuePath, participant != null && participant.isJoined(), leading,

@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
-import org.apache.curator.utils.ZKPaths;
 import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.ClusterLock;
@@ -20,6 +19,7 @@ import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockScope;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.core.Locks;
 
 /**
  * A lock of the engine at one path: the entry points of the programmatic API. Each
@@ -31,7 +31,7 @@ import io.github.distlock.core.LockTimeoutException;
  */
 final class CuratorLock implements ClusterLock {
 
-	private final CuratorLocks locks;
+	private final Locks locks;
 
 	private final Engine engine;
 
@@ -45,7 +45,7 @@ final class CuratorLock implements ClusterLock {
 
 	private final boolean reentrant;
 
-	CuratorLock(CuratorLocks locks, Engine engine, LockKind kind, LockPath path, int permits, boolean reentrant) {
+	CuratorLock(Locks locks, Engine engine, LockKind kind, LockPath path, int permits, boolean reentrant) {
 		if (kind == LockKind.SEMAPHORE && permits < 1) {
 			throw new LockConfigurationException(
 					"Semaphore '" + path + "' needs at least 1 permit, but " + permits + " were given");
@@ -54,14 +54,9 @@ final class CuratorLock implements ClusterLock {
 		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
-		this.queuePath = queuePath(kind, path);
+		this.queuePath = QueuePaths.of(kind, path);
 		this.permits = permits;
 		this.reentrant = reentrant;
-	}
-
-	/** The node of a lock's queue (or, for a semaphore, of its guard and leases). */
-	static String queuePath(LockKind kind, LockPath path) {
-		return ZKPaths.makePath(kind.subtree(), path.value());
 	}
 
 	@Override

@@ -82,7 +82,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		this.engine = engine;
 		this.group = path.value();
 		this.path = path;
-		this.queuePath = CuratorLock.queuePath(LockKind.LEADER, path);
+		this.queuePath = QueuePaths.of(LockKind.LEADER, path);
 		this.tenure = new Tenure(this, election, engine, path);
 		this.recheck = new LatchRecheck(this, engine, this.group, this.queuePath, rechecked());
 	}

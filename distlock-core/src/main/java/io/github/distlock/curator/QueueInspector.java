@@ -35,11 +35,11 @@ final class QueueInspector {
 	/** The queues of every kind of lock at the path that has nodes. */
 	List<LockQueue> inspect(LockPath path) throws Exception {
 		List<LockQueue> queues = new ArrayList<>(3);
-		String mutex = CuratorLock.queuePath(LockKind.MUTEX, path);
+		String mutex = QueuePaths.of(LockKind.MUTEX, path);
 		add(queues, LockQueue.Kind.MUTEX, mutex, exclusiveQueue(mutex));
-		String readWrite = CuratorLock.queuePath(LockKind.READ, path);
+		String readWrite = QueuePaths.of(LockKind.READ, path);
 		add(queues, LockQueue.Kind.READ_WRITE, readWrite, readWriteQueue(readWrite));
-		String semaphore = CuratorLock.queuePath(LockKind.SEMAPHORE, path);
+		String semaphore = QueuePaths.of(LockKind.SEMAPHORE, path);
 		add(queues, LockQueue.Kind.SEMAPHORE, semaphore, semaphoreQueue(semaphore));
 		return queues;
 	}

@@ -216,8 +216,8 @@ class DowngradeSafetyTests {
 				// As if the loss came right after the check made when the read lock was
 				// asked for.
 				QueueAcquisition downgrade = new QueueAcquisition(a.engine(), LockKind.READ, path,
-						CuratorLock.queuePath(LockKind.READ, path), QueueDriver.READ, "downgrading",
-						Duration.ofSeconds(5), false, new QueuePosition.Downgrade(hold));
+						QueuePaths.of(LockKind.READ, path), QueueDriver.READ, "downgrading", Duration.ofSeconds(5),
+						false, new QueuePosition.Downgrade(hold));
 				CompletableFuture<Hold> outcome = downgrade.start();
 				assertThatExceptionOfType(ExecutionException.class)
 					.isThrownBy(() -> outcome.get(10, TimeUnit.SECONDS).close())
