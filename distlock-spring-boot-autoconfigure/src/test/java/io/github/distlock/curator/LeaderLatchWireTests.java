@@ -3,7 +3,6 @@ package io.github.distlock.curator;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LeadershipGrantedEvent;
-import io.github.distlock.core.LeadershipListener;
 import io.github.distlock.core.LeadershipRevokedEvent;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
@@ -84,20 +82,8 @@ class LeaderLatchWireTests {
 	@Test
 	void rawLatchWaitingBehindDistlockLeadsWhenDistlockRelinquishes() throws Exception {
 		CuratorLeadership distlock = newLeadership();
-		List<Object> events = new CopyOnWriteArrayList<>();
-		distlock.addListener(new LeadershipListener() {
-
-			@Override
-			public void granted(LeadershipGrantedEvent event) {
-				events.add(event);
-			}
-
-			@Override
-			public void revoked(LeadershipRevokedEvent event) {
-				events.add(event);
-			}
-
-		});
+		RecordedLeadershipEvents events = new RecordedLeadershipEvents();
+		distlock.addListener(events);
 		long first = distlock.awaitLeadership("turns").get(20, TimeUnit.SECONDS);
 		LeaderLatch latch = new LeaderLatch(this.zookeeper.newClient(), "/leader/turns", "raw");
 		latch.start();

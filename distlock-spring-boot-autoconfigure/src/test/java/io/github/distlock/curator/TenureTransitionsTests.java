@@ -3,7 +3,6 @@ package io.github.distlock.curator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -11,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LeadershipGrantedEvent;
-import io.github.distlock.core.LeadershipListener;
 import io.github.distlock.core.LeadershipRevokedEvent;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
@@ -62,20 +60,8 @@ class TenureTransitionsTests {
 	void aLeaderWhoseNodeIsDeletedQueuesAnewAndLeadsWithANewEpoch() throws Exception {
 		CuratorFramework observer = this.zookeeper.newClient();
 		CuratorLeadership leader = member();
-		List<Object> events = new CopyOnWriteArrayList<>();
-		leader.addListener(new LeadershipListener() {
-
-			@Override
-			public void granted(LeadershipGrantedEvent event) {
-				events.add(event);
-			}
-
-			@Override
-			public void revoked(LeadershipRevokedEvent event) {
-				events.add(event);
-			}
-
-		});
+		RecordedLeadershipEvents events = new RecordedLeadershipEvents();
+		leader.addListener(events);
 		long epoch = leader.awaitLeadership("group").get(10, TimeUnit.SECONDS);
 		LockHandle tenure = leader.tenure("group").orElseThrow();
 		List<String> nodes = Faults.children(observer, "/leader/group");
