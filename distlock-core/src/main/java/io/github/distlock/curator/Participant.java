@@ -206,7 +206,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		if (node != null) {
 			this.tenure.end();
 			this.node = null;
-			if (!PlantedLeadershipDefects.lostKeepsOldNode) {
+			if (!PlantedDefects.lostKeepsOldNode) {
 				forget(node);
 			}
 		}

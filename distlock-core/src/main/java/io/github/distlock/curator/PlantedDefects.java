@@ -28,6 +28,20 @@ final class PlantedDefects {
 	 */
 	static volatile boolean ceilingSortedByName;
 
+	/**
+	 * A waiting member whose client replaced its session resumes with its node of the old
+	 * session (which the server may still keep) instead of making it anew: it drops out
+	 * of the election silently once that session expires ({@code QueuePosition}).
+	 */
+	static volatile boolean resumeWithOldSessionNode;
+
+	/**
+	 * A member whose session was lost forgets its node without deleting it: its new node
+	 * queues behind its own stale one until the server expires the old session
+	 * ({@code Participant}).
+	 */
+	static volatile boolean lostKeepsOldNode;
+
 	private PlantedDefects() {
 	}
 

@@ -208,7 +208,7 @@ final class QueuePosition {
 		synchronized (this.owner) {
 			if ((this.state == State.STALLED || this.state == State.QUEUED) && this.node != null
 					&& this.clientInstance != this.engine.session().clientInstance()
-					&& !PlantedLeadershipDefects.resumeWithOldSessionNode) {
+					&& !PlantedDefects.resumeWithOldSessionNode) {
 				// Our node was made in a session that Curator replaced meanwhile. The
 				// server may still keep that session (a restarted server keeps it one
 				// more session timeout; a client may give up on its session first), and

@@ -21,6 +21,8 @@ public final class PlantedDefectSwitch {
 		PlantedDefects.downgradeUncheckedWhenAsked = defects.contains(Defect.DOWNGRADE_UNCHECKED_WHEN_ASKED);
 		PlantedDefects.downgradeUncheckedAtGrant = defects.contains(Defect.DOWNGRADE_UNCHECKED_AT_GRANT);
 		PlantedDefects.ceilingSortedByName = defects.contains(Defect.CEILING_SORTED_BY_NAME);
+		PlantedDefects.resumeWithOldSessionNode = defects.contains(Defect.RESUME_WITH_OLD_SESSION_NODE);
+		PlantedDefects.lostKeepsOldNode = defects.contains(Defect.LOST_KEEPS_OLD_NODE);
 	}
 
 	/** Take every planted defect out again. */
@@ -44,7 +46,19 @@ public final class PlantedDefectSwitch {
 		 * {@code QueueDriver} sorts nodes at the ceiling of sequence numbers by their
 		 * protected-mode UUID instead of their creation order.
 		 */
-		CEILING_SORTED_BY_NAME
+		CEILING_SORTED_BY_NAME,
+
+		/**
+		 * A leadership member resumes with its node of a session its client replaced,
+		 * instead of making it anew ({@code QueuePosition}).
+		 */
+		RESUME_WITH_OLD_SESSION_NODE,
+
+		/**
+		 * A leadership member forgets its node on a lost session without deleting it
+		 * ({@code Participant}).
+		 */
+		LOST_KEEPS_OLD_NODE
 
 	}
 

@@ -3,12 +3,14 @@ package io.github.distlock.history;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
-import io.github.distlock.curator.LeadershipDefectPlanting;
+import io.github.distlock.curator.PlantedDefectSwitch;
+import io.github.distlock.curator.PlantedDefectSwitch.Defect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,7 +32,7 @@ class PlantedLeadershipDefectsCheckerTests {
 
 	@AfterEach
 	void removeThePlantedDefect() {
-		LeadershipDefectPlanting.plant("none");
+		PlantedDefectSwitch.clear();
 	}
 
 	@Test
@@ -39,7 +41,7 @@ class PlantedLeadershipDefectsCheckerTests {
 		String defect = System.getProperty("distlock.history.planted");
 		String[] range = System.getProperty("distlock.history.seeds", "1-10").split("-");
 		Duration duration = Duration.ofSeconds(Long.getLong("distlock.history.seconds", 20));
-		LeadershipDefectPlanting.plant(defect);
+		PlantedDefectSwitch.plant(Set.of(leadershipDefect(defect)));
 		List<String> lines = new ArrayList<>();
 		int found = 0;
 		for (long seed = Long.parseLong(range[0]); seed <= Long.parseLong(range[1]); seed++) {
@@ -54,6 +56,14 @@ class PlantedLeadershipDefectsCheckerTests {
 		System.out.println("[measure] planted " + defect + ", seeds " + range[0] + "-" + range[1] + ", "
 				+ duration.toSeconds() + " s each:\n" + String.join("\n", lines));
 		assertThat(found).as(String.join("\n", lines)).isPositive();
+	}
+
+	private static Defect leadershipDefect(String name) {
+		return switch (name) {
+			case "resume-old-session-node" -> Defect.RESUME_WITH_OLD_SESSION_NODE;
+			case "lost-keeps-old-node" -> Defect.LOST_KEEPS_OLD_NODE;
+			default -> throw new IllegalArgumentException("No such planted defect: " + name);
+		};
 	}
 
 }
