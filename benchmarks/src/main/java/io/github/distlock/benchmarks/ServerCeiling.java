@@ -27,6 +27,7 @@ import org.apache.curator.drivers.OperationTrace;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.AsyncCallback.Children2Callback;
 import org.apache.zookeeper.AsyncCallback.StringCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -46,6 +47,9 @@ import io.github.distlock.curator.CuratorLocks;
  * (named as distlock's and Curator's protected lock nodes are) and, when the create is
  * answered, sends its delete and the next create back to back without waiting for the
  * delete, two requests a cycle;</li>
+ * <li>{@code ceiling-read}: the same with the read a lock needs, a {@code getChildren} of
+ * the key's queue sent right after each create (as distlock sends it), the delete sent
+ * once the read is answered: three requests a cycle, still without a library;</li>
  * <li>{@code distlock}: one thread per key, {@code locks.mutex(key).acquire(..)} and
  * closing the handle;</li>
  * <li>{@code distlock-async}: one chain per key of {@code acquireAsync}, the handle
@@ -71,14 +75,18 @@ final class ServerCeiling {
 
 	static final String CEILING = "ceiling";
 
+	static final String CEILING_READ = "ceiling-read";
+
 	static final String DISTLOCK_ASYNC = "distlock-async";
 
-	static final List<String> CONTENDERS = List.of(CEILING, DistlockContender.NAME, DISTLOCK_ASYNC,
+	static final List<String> CONTENDERS = List.of(CEILING, CEILING_READ, DistlockContender.NAME, DISTLOCK_ASYNC,
 			RawCuratorContender.NAME);
 
 	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
 	private static final String CALLER_PREFIX = "keys-caller-";
+
+	private static final byte[] NO_DATA = new byte[0];
 
 	private ServerCeiling() {
 	}
@@ -210,7 +218,8 @@ final class ServerCeiling {
 
 	private static Contender create(String name, int keys) throws Exception {
 		return switch (name) {
-			case CEILING -> new Ceiling(keys);
+			case CEILING -> new Ceiling(keys, false);
+			case CEILING_READ -> new Ceiling(keys, true);
 			case DistlockContender.NAME -> distlock(keys);
 			case DISTLOCK_ASYNC -> new DistlockAsync(keys);
 			case RawCuratorContender.NAME -> curator(keys);
@@ -390,13 +399,16 @@ final class ServerCeiling {
 
 		private final String[] prefixes;
 
-		Ceiling(int keys) throws Exception {
+		private final boolean read;
+
+		Ceiling(int keys, boolean read) throws Exception {
 			super(BenchmarkClients.start(), false);
 			this.keys = keys;
+			this.read = read;
 			this.zooKeeper = this.client.getZookeeperClient().getZooKeeper();
 			this.prefixes = new String[keys];
 			for (int i = 0; i < keys; i++) {
-				String parent = "/ceiling/k" + i;
+				String parent = (read ? "/ceiling-read/k" : "/ceiling/k") + i;
 				if (this.client.checkExists().forPath(parent) == null) {
 					this.client.create().creatingParentsIfNeeded().forPath(parent);
 				}
@@ -412,32 +424,8 @@ final class ServerCeiling {
 			CountDownLatch finished = new CountDownLatch(this.keys);
 			long start = System.nanoTime();
 			long deadline = start + TimeUnit.MILLISECONDS.toNanos(millis);
-			byte[] data = new byte[0];
 			for (int k = 0; k < this.keys; k++) {
-				String prefix = this.prefixes[k];
-				ZooKeeper zk = this.zooKeeper;
-				StringCallback[] created = new StringCallback[1];
-				created[0] = (rc, path, ctx, name) -> {
-					if (rc != KeeperException.Code.OK.intValue()) {
-						failure.compareAndSet(null, "create " + path + ": " + KeeperException.Code.get(rc));
-						finished.countDown();
-						return;
-					}
-					zk.delete(name, -1, (drc, dpath, dctx) -> {
-						if (drc != KeeperException.Code.OK.intValue()) {
-							failure.compareAndSet(null, "delete " + dpath + ": " + KeeperException.Code.get(drc));
-						}
-					}, null);
-					done.increment();
-					if (System.nanoTime() - deadline < 0) {
-						zk.create(prefix, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL,
-								created[0], null);
-					}
-					else {
-						finished.countDown();
-					}
-				};
-				zk.create(prefix, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL, created[0], null);
+				new Chain(this.prefixes[k], deadline, done, failure, finished).next();
 			}
 			finished.await();
 			long nanos = System.nanoTime() - start;
@@ -445,6 +433,86 @@ final class ServerCeiling {
 				throw new IllegalStateException("The ceiling's chain failed: " + failure.get());
 			}
 			return new Slice(done.sum(), nanos, 0);
+		}
+
+		/** One key's cycles: create (and read), then delete and the next cycle. */
+		private final class Chain implements StringCallback, Children2Callback {
+
+			private final String prefix;
+
+			private final String parent;
+
+			private final long deadline;
+
+			private final LongAdder done;
+
+			private final AtomicReference<String> failure;
+
+			private final CountDownLatch finished;
+
+			private String node;
+
+			Chain(String prefix, long deadline, LongAdder done, AtomicReference<String> failure,
+					CountDownLatch finished) {
+				this.prefix = prefix;
+				this.parent = prefix.substring(0, prefix.lastIndexOf('/'));
+				this.deadline = deadline;
+				this.done = done;
+				this.failure = failure;
+				this.finished = finished;
+			}
+
+			void next() {
+				Ceiling.this.zooKeeper.create(this.prefix, NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE,
+						CreateMode.EPHEMERAL_SEQUENTIAL, this, null);
+				if (Ceiling.this.read) {
+					Ceiling.this.zooKeeper.getChildren(this.parent, false, this, null);
+				}
+			}
+
+			@Override
+			public void processResult(int rc, String path, Object ctx, String name) {
+				if (rc != KeeperException.Code.OK.intValue()) {
+					fail("create " + path + ": " + KeeperException.Code.get(rc));
+					return;
+				}
+				this.node = name;
+				if (!Ceiling.this.read) {
+					released();
+				}
+			}
+
+			@Override
+			public void processResult(int rc, String path, Object ctx, List<String> children,
+					org.apache.zookeeper.data.Stat stat) {
+				if (rc != KeeperException.Code.OK.intValue() || this.node == null) {
+					fail("getChildren " + path + ": " + KeeperException.Code.get(rc));
+					return;
+				}
+				released();
+			}
+
+			private void released() {
+				Ceiling.this.zooKeeper.delete(this.node, -1, (rc, path, ctx) -> {
+					if (rc != KeeperException.Code.OK.intValue()) {
+						this.failure.compareAndSet(null, "delete " + path + ": " + KeeperException.Code.get(rc));
+					}
+				}, null);
+				this.node = null;
+				this.done.increment();
+				if (System.nanoTime() - this.deadline < 0) {
+					next();
+				}
+				else {
+					this.finished.countDown();
+				}
+			}
+
+			private void fail(String what) {
+				this.failure.compareAndSet(null, what);
+				this.finished.countDown();
+			}
+
 		}
 
 		@Override
