@@ -1,6 +1,9 @@
 package io.github.distlock.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.lang.management.ThreadMXBean;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -128,7 +131,9 @@ final class ServerCeiling {
 						}
 						long received = PairedOverhead.received(server.getPort());
 						Map<Long, Long> cpuBefore = PairedOverhead.threadCpu();
+						Map<String, Long> switchesBefore = switches();
 						Slice slice = contender.slice(sliceMillis);
+						Map<String, Long> switchesAfter = switches();
 						Map<Long, Long> cpuAfter = PairedOverhead.threadCpu();
 						contender.settle();
 						long requests = PairedOverhead.received(server.getPort()) - received - srvrRequests - 1;
@@ -138,6 +143,7 @@ final class ServerCeiling {
 						line.append(String.format(Locale.ROOT, "  %s %.0f/s", name, slice.rate()));
 						if (round >= 0) {
 							totals.get(name).add(round, slice, requests, cpuBefore, cpuAfter);
+							totals.get(name).addSwitches(switchesBefore, switchesAfter);
 						}
 					}
 					System.out.println(line);
@@ -193,6 +199,28 @@ final class ServerCeiling {
 			System.out.println(line);
 		}
 		System.out.println();
+		System.out.println("Context switches per cycle by group of threads (/proc; a blocked thread woken):");
+		List<String> switchGroups = totals.values()
+			.stream()
+			.flatMap((t) -> t.switches.keySet().stream())
+			.distinct()
+			.sorted()
+			.toList();
+		System.out.println("| contender | " + String.join(" | ", switchGroups) + " | all |");
+		System.out.println("|---|" + "---:|".repeat(switchGroups.size() + 1));
+		for (Map.Entry<String, Totals> entry : totals.entrySet()) {
+			Totals own = entry.getValue();
+			StringBuilder line = new StringBuilder("| " + entry.getKey() + " |");
+			long all = 0;
+			for (String group : switchGroups) {
+				long count = own.switches.getOrDefault(group, 0L);
+				all += count;
+				line.append(String.format(Locale.ROOT, " %.2f |", count / (double) own.cycles));
+			}
+			line.append(String.format(Locale.ROOT, " %.2f |", all / (double) own.cycles));
+			System.out.println(line);
+		}
+		System.out.println();
 		System.out.println("CPU per cycle by group of threads, µs (callers: the contender's own threads):");
 		List<String> groups = totals.values()
 			.stream()
@@ -214,6 +242,76 @@ final class ServerCeiling {
 			line.append(String.format(Locale.ROOT, " %.1f |", all / 1e3 / own.cycles));
 			System.out.println(line);
 		}
+	}
+
+	/**
+	 * Context switches of every thread of the process, by thread ("tid name"), from
+	 * {@code /proc}: each time a thread blocks for want of work and is woken again counts
+	 * one, so their number per cycle counts the hand-offs between threads. Empty where
+	 * there is no {@code /proc}.
+	 */
+	static Map<String, Long> switches() {
+		Map<String, Long> switches = new TreeMap<>();
+		try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+			for (Path task : tasks.toList()) {
+				try {
+					String name = Files.readString(task.resolve("comm")).trim();
+					long count = 0;
+					for (String line : Files.readAllLines(task.resolve("status"))) {
+						if (line.startsWith("voluntary_ctxt_switches:")
+								|| line.startsWith("nonvoluntary_ctxt_switches:")) {
+							count += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+						}
+					}
+					switches.put(task.getFileName() + " " + name, count);
+				}
+				catch (IOException | RuntimeException ex) {
+					// The thread ended while it was read.
+				}
+			}
+		}
+		catch (IOException ex) {
+			return Map.of();
+		}
+		return switches;
+	}
+
+	/** The calling thread's context switches so far, from {@code /proc}; 0 without it. */
+	static long ownSwitches() {
+		try {
+			long count = 0;
+			for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+				if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
+					count += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+				}
+			}
+			return count;
+		}
+		catch (IOException | RuntimeException ex) {
+			return 0;
+		}
+	}
+
+	static String switchGroup(String thread) {
+		String name = thread.substring(thread.indexOf(' ') + 1);
+		if (name.startsWith(CALLER_PREFIX.substring(0, 10))) {
+			return "callers";
+		}
+		if (name.contains("SendThread") || name.contains("EventThrea")) {
+			return "zk-client";
+		}
+		if (name.startsWith("distlock-")) {
+			return "distlock";
+		}
+		if (name.startsWith("Curator-")) {
+			return "curator";
+		}
+		if (name.startsWith("NIOServerCxn") || name.startsWith("NIOWorkerThrea") || name.startsWith("SyncThread")
+				|| name.startsWith("ProcessThread") || name.startsWith("CommitProc")
+				|| name.startsWith("SessionTracker") || name.startsWith("RequestThrottl")) {
+			return "zk-server";
+		}
+		return "other";
 	}
 
 	private static Contender create(String name, int keys) throws Exception {
@@ -247,7 +345,7 @@ final class ServerCeiling {
 	}
 
 	/** What one slice did: its cycles, its time, and the CPU of its own threads. */
-	record Slice(long cycles, long nanos, long callerCpu) {
+	record Slice(long cycles, long nanos, long callerCpu, long callerSwitches) {
 
 		double rate() {
 			return this.cycles / (this.nanos / 1e9);
@@ -266,6 +364,8 @@ final class ServerCeiling {
 
 		final Map<String, Long> cpu = new TreeMap<>();
 
+		final Map<String, Long> switches = new TreeMap<>();
+
 		Totals(int rounds) {
 			this.rates = new double[rounds];
 		}
@@ -275,6 +375,7 @@ final class ServerCeiling {
 			this.cycles += slice.cycles();
 			this.requests += requests;
 			this.cpu.merge("callers", slice.callerCpu(), Long::sum);
+			this.switches.merge("callers", slice.callerSwitches(), Long::sum);
 			for (Map.Entry<Long, Long> entry : after.entrySet()) {
 				String name = threadName(entry.getKey());
 				if (name == null || name.startsWith(CALLER_PREFIX)) {
@@ -282,6 +383,17 @@ final class ServerCeiling {
 				}
 				long delta = entry.getValue() - before.getOrDefault(entry.getKey(), 0L);
 				this.cpu.merge(PairedOverhead.group(entry.getKey(), -1), delta, Long::sum);
+			}
+		}
+
+		void addSwitches(Map<String, Long> before, Map<String, Long> after) {
+			for (Map.Entry<String, Long> entry : after.entrySet()) {
+				// Callers count their own, as they end before the snapshot.
+				String group = switchGroup(entry.getKey());
+				if (!group.equals("callers")) {
+					long delta = entry.getValue() - before.getOrDefault(entry.getKey(), 0L);
+					this.switches.merge(group, delta, Long::sum);
+				}
 			}
 		}
 
@@ -339,6 +451,7 @@ final class ServerCeiling {
 		Slice slice(long millis) throws Exception {
 			LongAdder done = new LongAdder();
 			LongAdder cpu = new LongAdder();
+			LongAdder switches = new LongAdder();
 			AtomicReference<Exception> failure = new AtomicReference<>();
 			CountDownLatch go = new CountDownLatch(1);
 			CountDownLatch finished = new CountDownLatch(this.keys);
@@ -360,6 +473,7 @@ final class ServerCeiling {
 					}
 					finally {
 						cpu.add(THREADS.getCurrentThreadCpuTime());
+						switches.add(ownSwitches());
 						finished.countDown();
 					}
 				}, CALLER_PREFIX + k);
@@ -377,7 +491,7 @@ final class ServerCeiling {
 			for (Thread thread : threads) {
 				thread.join();
 			}
-			return new Slice(done.sum(), nanos, cpu.sum());
+			return new Slice(done.sum(), nanos, cpu.sum(), switches.sum());
 		}
 
 		@Override
@@ -432,7 +546,7 @@ final class ServerCeiling {
 			if (failure.get() != null) {
 				throw new IllegalStateException("The ceiling's chain failed: " + failure.get());
 			}
-			return new Slice(done.sum(), nanos, 0);
+			return new Slice(done.sum(), nanos, 0, 0);
 		}
 
 		/** One key's cycles: create (and read), then delete and the next cycle. */
@@ -554,7 +668,7 @@ final class ServerCeiling {
 			if (failure.get() != null) {
 				throw new IllegalStateException("A cycle failed", failure.get());
 			}
-			return new Slice(done.sum(), nanos, 0);
+			return new Slice(done.sum(), nanos, 0, 0);
 		}
 
 		private void loop(String key, long deadline, LongAdder done, AtomicReference<Throwable> failure,
