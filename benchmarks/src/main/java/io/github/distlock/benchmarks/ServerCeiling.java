@@ -42,7 +42,7 @@ import io.github.distlock.curator.CuratorLocks;
 
 /**
  * Lock cycles per second on many keys (64 by default) against the server's own rate: how
- * much of one ZooKeeper server's capacity a lock cycle leaves unused. Four contenders,
+ * much of one ZooKeeper server's capacity a lock cycle leaves unused. Five contenders,
  * each on its own session of the same in-process server:
  * <ul>
  * <li>{@code ceiling}: the least a lock cycle needs, sent by the raw ZooKeeper client
@@ -68,11 +68,11 @@ import io.github.distlock.curator.CuratorLocks;
  * contender's rate as a fraction of the ceiling's in that round; the report is their
  * median and range over the rounds, with the requests per cycle counted by the server
  * ({@code srvr}), the operations per cycle seen by Curator's tracer, and the CPU per
- * cycle of each group of threads.
+ * cycle and the context switches per cycle (hand-offs) of each group of threads.
  * <p>
  * {@code java -jar benchmarks/target/benchmarks.jar ceiling [contender...]}; system
- * properties {@code bench.keys} (64), {@code bench.rounds} (10),
- * {@code bench.warmupRounds} (2), {@code bench.sliceMillis} (2 000).
+ * properties {@code bench.keys} (64), {@code bench.rounds} (20),
+ * {@code bench.warmupRounds} (2), {@code bench.sliceMillis} (1 000).
  */
 final class ServerCeiling {
 
@@ -96,9 +96,9 @@ final class ServerCeiling {
 
 	static void main(String[] args) throws Exception {
 		int keys = Integer.getInteger("bench.keys", 64);
-		int rounds = Integer.getInteger("bench.rounds", 10);
+		int rounds = Integer.getInteger("bench.rounds", 20);
 		int warmup = Integer.getInteger("bench.warmupRounds", 2);
-		long sliceMillis = Long.getLong("bench.sliceMillis", 2_000);
+		long sliceMillis = Long.getLong("bench.sliceMillis", 1_000);
 		List<String> names = (args.length > 0) ? List.of(args) : CONTENDERS;
 		System.setProperty("zookeeper.forceSync", "no");
 		System.setProperty("zookeeper.admin.enableServer", "false");
