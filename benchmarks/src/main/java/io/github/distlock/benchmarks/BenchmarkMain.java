@@ -17,7 +17,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>
  * With {@code paired}, runs {@link PairedOverhead}; with {@code interleaved},
  * {@link Interleaved}; with {@code async}, {@link AsyncCallers}; with {@code fenced},
- * {@link FencedTransactionOverhead}.
+ * {@link FencedTransactionOverhead}; with {@code ceiling}, {@link ServerCeiling}.
  * <p>
  * {@code java -jar benchmarks/target/benchmarks.jar [regex]} runs the benchmarks whose
  * name matches the regular expression (all by default). System properties:
@@ -45,6 +45,10 @@ public final class BenchmarkMain {
 		}
 		if (args.length > 0 && args[0].equals("fenced")) {
 			FencedTransactionOverhead.main(Arrays.copyOfRange(args, 1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals("ceiling")) {
+			ServerCeiling.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
 		if (args.length > 0 && args[0].equals("paired")) {

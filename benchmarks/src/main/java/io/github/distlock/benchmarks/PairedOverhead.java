@@ -185,12 +185,12 @@ final class PairedOverhead {
 	}
 
 	/** How many requests one {@code srvr} adds to the server's count. */
-	private static int srvrRequests(int port) throws IOException {
+	static int srvrRequests(int port) throws IOException {
 		long first = received(port);
 		return (int) (received(port) - first);
 	}
 
-	private static long received(int port) throws IOException {
+	static long received(int port) throws IOException {
 		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
 			socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
 			String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
@@ -340,7 +340,7 @@ final class PairedOverhead {
 		}
 	}
 
-	private static Map<Long, Long> threadCpu() {
+	static Map<Long, Long> threadCpu() {
 		Map<Long, Long> times = new TreeMap<>();
 		for (long id : THREADS.getAllThreadIds()) {
 			long time = THREADS.getThreadCpuTime(id);
@@ -351,7 +351,7 @@ final class PairedOverhead {
 		return times;
 	}
 
-	private static String group(long id, long caller) {
+	static String group(long id, long caller) {
 		if (id == caller) {
 			return "caller";
 		}
