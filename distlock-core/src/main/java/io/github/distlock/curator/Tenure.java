@@ -29,12 +29,6 @@ final class Tenure implements TenureHandle.Source {
 
 	private static final Logger logger = LoggerFactory.getLogger(Tenure.class);
 
-	/**
-	 * How long a leaving leader waits at most for the work under its open tenure handles
-	 * before it deletes its node.
-	 */
-	static final Duration DRAIN = Duration.ofSeconds(10);
-
 	private final Object monitor;
 
 	private final Election election;
@@ -180,14 +174,15 @@ final class Tenure implements TenureHandle.Source {
 	CompletableFuture<Void> drain() {
 		CompletableFuture<Void> drained = this.drained;
 		if (drained == null) {
+			Duration limit = this.election.drain();
 			drained = new CompletableFuture<>();
 			this.drained = drained;
 			CompletableFuture<Void> timeout = drained;
 			this.engine.threads()
 				.timer()
-				.schedule(System.nanoTime() + DRAIN.toNanos(),
+				.schedule(System.nanoTime() + limit.toNanos(),
 						() -> this.engine.threads().request(() -> timeout.complete(null)));
-			logger.info("Leaving group '{}': waiting at most {} for {} call(s) under its leadership", this.group, DRAIN,
+			logger.info("Leaving group '{}': waiting at most {} for {} call(s) under its leadership", this.group, limit,
 					this.inFlight);
 		}
 		return drained;
@@ -263,6 +258,12 @@ final class Tenure implements TenureHandle.Source {
 
 		/** What a suspended connection does to a tenure. */
 		ConnectionLossPolicy policy();
+
+		/**
+		 * How long a leaving leader waits at most for the work under its open handles
+		 * before it deletes its node.
+		 */
+		Duration drain();
 
 		/** A tenure started. */
 		void granted(String group, long epoch);

@@ -360,10 +360,15 @@
  * </tr>
  * <tr>
  * <td>draining</td>
- * <td>the last open handle is closed (the drain waits 10 s at most; that bound is not
- * forced by a test)</td>
- * <td>not joined: revoked told, the node deleted (the leave completes on its
+ * <td>the last open handle is closed</td>
+ * <td>not joined at once: revoked told, the node deleted (the leave completes on its
  * confirmation)</td>
+ * <td>{@code TenureTransitionsTests}</td>
+ * </tr>
+ * <tr>
+ * <td>draining</td>
+ * <td>the drain limit (10 s) is over with handles still open</td>
+ * <td>not joined: revoked told, the node deleted, the open handles {@code LOST}</td>
  * <td>{@code TenureTransitionsTests}</td>
  * </tr>
  * <tr>
