@@ -47,7 +47,9 @@
  * participants of leader elections. Each decides what the event means for it: a hold is
  * in doubt or lost by the connection-loss policy, and lost when the session its node
  * belongs to was replaced; an acquisition resumes its positions; a participant's tenure
- * follows the same policy (below).
+ * follows the same policy (below). A hold and a tenure decide it by the same
+ * {@link io.github.distlock.curator.HoldState} (held, in doubt, lost, released; the
+ * fencing token, a tenure's epoch).
  * <h2>Closing</h2> {@link io.github.distlock.curator.CuratorLocks#close()} ends every
  * acquisition in flight at once with a {@code LockAcquisitionException} saying the locks
  * were closed, and refuses later ones the same way. A hold still held is not ended: it
