@@ -325,14 +325,14 @@
  * <td>in doubt, or ended with its node kept</td>
  * <td>reconnected in the same session; our node is not first any more, or gone</td>
  * <td>queued with a new node; revoked told if it was in doubt</td>
- * <td>the history checker</td>
+ * <td>{@code TenureRecheckTests}</td>
  * </tr>
  * <tr>
  * <td>in doubt, or ended with its node kept</td>
  * <td>the re-read fails for want of a connection; its answer comes after the connection's
  * return</td>
  * <td>unchanged; read again after 50 ms</td>
- * <td>none alone (the same late answer as for a queued position)</td>
+ * <td>{@code TenureRecheckTests}</td>
  * </tr>
  * <tr>
  * <td>leading, in doubt, ended with its node kept</td>
