@@ -175,9 +175,8 @@ class TenureRecheckTests {
 			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
 
 			// The connection drops; back in the session, the leader reads the queue
-			// again,
-			// and the connection drops with that read: its loss is held back. Back again,
-			// the next read finds the node first.
+			// again, and the connection drops with that read: its loss is held back.
+			// Back again, the next read finds the node first.
 			answers.holdLosses = true;
 			cutNextRead.set(true);
 			relay.dropConnections();
