@@ -1,5 +1,6 @@
 package io.github.distlock.curator;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,12 +60,25 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	private volatile boolean closed;
 
+	/**
+	 * How long a leaving leader waits at most for the calls under its tenure before it
+	 * deletes its node.
+	 */
+	static final Duration DRAIN = Duration.ofSeconds(10);
+
+	private final Duration drain;
+
 	// What a participant's tenure tells, and the policy it follows.
 	private final Tenure.Election election = new Tenure.Election() {
 
 		@Override
 		public ConnectionLossPolicy policy() {
 			return CuratorLeadership.this.policy();
+		}
+
+		@Override
+		public Duration drain() {
+			return CuratorLeadership.this.drain;
 		}
 
 		@Override
@@ -85,8 +99,17 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	 * the election shares; close this before them
 	 */
 	public CuratorLeadership(CuratorLocks locks) {
+		this(locks, DRAIN);
+	}
+
+	/**
+	 * Create the leader election of the given locks' client, whose leaving leaders wait
+	 * at most the given time for the calls under their tenure.
+	 */
+	CuratorLeadership(CuratorLocks locks, Duration drain) {
 		this.locks = locks;
 		this.engine = locks.engine();
+		this.drain = drain;
 	}
 
 	ConnectionLossPolicy policy() {

@@ -18,6 +18,10 @@ import io.github.distlock.core.LockState;
  * the delete is sent without waiting for ZooKeeper's answer ({@link #closeAsync()}
  * returns it), and retried until the session ends.
  * <p>
+ * Whether it is held, in doubt or lost is its {@link HoldState}'s to decide, as for a
+ * leader's tenure; the hold adds what a lock needs: the local turn it keeps, the
+ * acquisition's events, the release.
+ * <p>
  * A hold is the engine's handle of one acquisition; a
  * {@link io.github.distlock.core.LockScope} wraps it in one handle per (re-)entry and
  * closes it with the last.
@@ -29,10 +33,6 @@ final class Hold implements LockHandle, Session.Held {
 	private final LockKind kind;
 
 	private final LockPath path;
-
-	private final LockNode node;
-
-	private final long token;
 
 	private final String holder;
 
@@ -48,8 +48,8 @@ final class Hold implements LockHandle, Session.Held {
 
 	private final CompletableFuture<Void> released = new CompletableFuture<>();
 
-	// Guarded by this.
-	private LockState state = LockState.HELD;
+	// Guarded by this: held, in doubt, lost or released, and the token.
+	private final HoldState state;
 
 	// Guarded by this: whether the holder got the hold (and its listeners were told).
 	private boolean delivered;
@@ -59,8 +59,7 @@ final class Hold implements LockHandle, Session.Held {
 		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
-		this.node = node;
-		this.token = token;
+		this.state = new HoldState(node, token);
 		this.keepsTurn = turnPath != null;
 		this.holder = holder;
 		this.events = events;
@@ -79,7 +78,7 @@ final class Hold implements LockHandle, Session.Held {
 
 	@Override
 	public long fencingToken() {
-		return this.token;
+		return this.state.token();
 	}
 
 	@Override
@@ -89,7 +88,7 @@ final class Hold implements LockHandle, Session.Held {
 
 	@Override
 	public Optional<String> nodePath() {
-		return Optional.of(this.node.path());
+		return Optional.of(this.state.node().path());
 	}
 
 	@Override
@@ -100,12 +99,12 @@ final class Hold implements LockHandle, Session.Held {
 	/** The state as last set, without asking whether the session is still the same. */
 	@Override
 	public synchronized LockState currentState() {
-		return this.state;
+		return this.state.state();
 	}
 
 	@Override
 	public LockNode node() {
-		return this.node;
+		return this.state.node();
 	}
 
 	String holder() {
@@ -120,14 +119,14 @@ final class Hold implements LockHandle, Session.Held {
 	boolean deliver() {
 		boolean deliverable;
 		synchronized (this) {
-			deliverable = this.state == LockState.HELD || this.state == LockState.IN_DOUBT;
+			deliverable = this.state.isOn();
 			this.delivered = deliverable;
 		}
 		if (!deliverable) {
 			closeAsync();
 			return false;
 		}
-		this.events.acquired(this.token);
+		this.events.acquired(this.state.token());
 		return true;
 	}
 
@@ -155,11 +154,7 @@ final class Hold implements LockHandle, Session.Held {
 	private boolean suspend(boolean suspendedIsLost) {
 		boolean toldHolder;
 		synchronized (this) {
-			if (this.state != LockState.HELD) {
-				return false;
-			}
-			this.state = suspendedIsLost ? LockState.LOST : LockState.IN_DOUBT;
-			if (this.state != LockState.LOST) {
+			if (!this.state.suspend(suspendedIsLost)) {
 				return false;
 			}
 			toldHolder = this.delivered;
@@ -175,15 +170,13 @@ final class Hold implements LockHandle, Session.Held {
 	 */
 	@Override
 	public void reconnected() {
-		if (this.node.clientInstance() != this.engine.session().clientInstance()) {
-			lost();
-			return;
-		}
 		synchronized (this) {
-			if (this.state == LockState.IN_DOUBT) {
-				this.state = LockState.HELD;
+			if (this.state.isOf(this.engine.session())) {
+				this.state.confirm();
+				return;
 			}
 		}
+		lost();
 	}
 
 	/** The session that owns the node ended: the hold is lost, and its loss reported. */
@@ -204,10 +197,9 @@ final class Hold implements LockHandle, Session.Held {
 	private boolean end() {
 		boolean toldHolder;
 		synchronized (this) {
-			if (this.state != LockState.HELD && this.state != LockState.IN_DOUBT) {
+			if (!this.state.end()) {
 				return false;
 			}
-			this.state = LockState.LOST;
 			toldHolder = this.delivered;
 		}
 		leaveTurn();
@@ -234,10 +226,9 @@ final class Hold implements LockHandle, Session.Held {
 	public CompletableFuture<Void> closeAsync() {
 		boolean wasDelivered;
 		synchronized (this) {
-			if (this.state == LockState.RELEASED) {
+			if (!this.state.release()) {
 				return this.released;
 			}
-			this.state = LockState.RELEASED;
 			wasDelivered = this.delivered;
 		}
 		this.engine.session().release(this);
@@ -256,12 +247,12 @@ final class Hold implements LockHandle, Session.Held {
 
 	@Override
 	public HeldLock snapshot() {
-		return new HeldLock(this.kind, this.path, this.holder, this.acquiredAt, this.token, state());
+		return new HeldLock(this.kind, this.path, this.holder, this.acquiredAt, fencingToken(), state());
 	}
 
 	@Override
 	public String toString() {
-		return "Hold[" + this.kind + " '" + this.path + "', token " + this.token + ", " + currentState() + "]";
+		return "Hold[" + this.kind + " '" + this.path + "', token " + fencingToken() + ", " + currentState() + "]";
 	}
 
 }

@@ -17,10 +17,10 @@ import io.github.distlock.core.LockState;
 
 /**
  * The tenures of one participant of a leader election: whether its node leads now
- * (leading, in doubt, ended), the epoch, the open {@link TenureHandle}s of the current
- * tenure, the drain of a leaving leader, and who waits to lead. The participant decides
- * when a tenure starts and ends (its node, its queue position); this tells the
- * {@link Election} and the waiters.
+ * (leading, in doubt, ended: a {@link HoldState}, as a lock's hold, its token the epoch),
+ * the open {@link TenureHandle}s of the current tenure, the drain of a leaving leader,
+ * and who waits to lead. The participant decides when a tenure starts and ends (its node,
+ * its queue position); this tells the {@link Election} and the waiters.
  * <p>
  * Guarded by the participant's monitor, which guards the participant's own state: the
  * participant calls in with it held, and a handle's calls take it.
@@ -28,12 +28,6 @@ import io.github.distlock.core.LockState;
 final class Tenure implements TenureHandle.Source {
 
 	private static final Logger logger = LoggerFactory.getLogger(Tenure.class);
-
-	/**
-	 * How long a leaving leader waits at most for the work under its open tenure handles
-	 * before it deletes its node.
-	 */
-	static final Duration DRAIN = Duration.ofSeconds(10);
 
 	private final Object monitor;
 
@@ -45,16 +39,11 @@ final class Tenure implements TenureHandle.Source {
 
 	private final String group;
 
-	private boolean leading;
-
-	private boolean inDoubt;
-
-	private long epoch;
+	// The node of the last tenure, its epoch, and whether it leads (held), is in doubt,
+	// or ended (lost); null before the first tenure.
+	private @Nullable HoldState held;
 
 	private @Nullable Instant since;
-
-	// The node of the current tenure.
-	private @Nullable LockNode node;
 
 	// Bumped for every tenure, so that a tenure's handle knows when it ended.
 	private long count;
@@ -88,19 +77,21 @@ final class Tenure implements TenureHandle.Source {
 
 	/** Whether a tenure is on: leading, in doubt, or draining. */
 	boolean isLeading() {
-		return this.leading;
+		HoldState held = this.held;
+		return held != null && held.isOn();
 	}
 
 	/** Whether the node leads for new work now. */
 	boolean isLeader() {
-		LockNode node = this.node;
-		return this.leading && !this.inDoubt && this.drained == null && node != null
-				&& this.engine.session().isConnected()
-				&& node.clientInstance() == this.engine.session().clientInstance();
+		HoldState held = this.held;
+		return held != null && held.state() == LockState.HELD && this.drained == null
+				&& this.engine.session().isConnected() && held.isOf(this.engine.session());
 	}
 
+	/** The epoch of the last tenure: its node's creating zxid. */
 	long epoch() {
-		return this.epoch;
+		HoldState held = this.held;
+		return (held != null) ? held.token() : 0;
 	}
 
 	/** Open a handle of the current tenure, or none if the node does not lead now. */
@@ -109,13 +100,13 @@ final class Tenure implements TenureHandle.Source {
 			return null;
 		}
 		this.inFlight++;
-		return new TenureHandle(this, this.count, this.epoch, this.since);
+		return new TenureHandle(this, this.count, epoch(), this.since);
 	}
 
 	/** Completes with the epoch once the node leads. */
 	CompletableFuture<Long> await() {
 		if (isLeader()) {
-			return CompletableFuture.completedFuture(this.epoch);
+			return CompletableFuture.completedFuture(epoch());
 		}
 		CompletableFuture<Long> waiter = new CompletableFuture<>();
 		this.waiters.add(waiter);
@@ -156,19 +147,18 @@ final class Tenure implements TenureHandle.Source {
 	}
 
 	private LockState stateNow(long tenure) {
-		if (tenure != this.count || !this.leading) {
+		HoldState held = this.held;
+		if (tenure != this.count || held == null) {
 			return LockState.LOST;
 		}
-		LockNode node = this.node;
-		if (node == null || node.clientInstance() != this.engine.session().clientInstance()) {
-			return LockState.LOST;
-		}
-		return (this.inDoubt || !this.engine.session().isConnected()) ? LockState.IN_DOUBT : LockState.HELD;
+		LockState state = held.judge(this.engine.session());
+		// A tenure also leads only while connected, before the suspension is told.
+		return (state == LockState.HELD && !this.engine.session().isConnected()) ? LockState.IN_DOUBT : state;
 	}
 
 	/** Whether the work under open handles must finish before the node goes. */
 	boolean mustDrain() {
-		return this.leading && this.inFlight > 0;
+		return isLeading() && this.inFlight > 0;
 	}
 
 	/**
@@ -180,14 +170,15 @@ final class Tenure implements TenureHandle.Source {
 	CompletableFuture<Void> drain() {
 		CompletableFuture<Void> drained = this.drained;
 		if (drained == null) {
+			Duration limit = this.election.drain();
 			drained = new CompletableFuture<>();
 			this.drained = drained;
 			CompletableFuture<Void> timeout = drained;
 			this.engine.threads()
 				.timer()
-				.schedule(System.nanoTime() + DRAIN.toNanos(),
+				.schedule(System.nanoTime() + limit.toNanos(),
 						() -> this.engine.threads().request(() -> timeout.complete(null)));
-			logger.info("Leaving group '{}': waiting at most {} for {} call(s) under its leadership", this.group, DRAIN,
+			logger.info("Leaving group '{}': waiting at most {} for {} call(s) under its leadership", this.group, limit,
 					this.inFlight);
 		}
 		return drained;
@@ -200,21 +191,17 @@ final class Tenure implements TenureHandle.Source {
 
 	/** The connection was suspended: by the policy, the tenure ends or is in doubt. */
 	void suspended() {
-		if (!this.leading || this.inDoubt) {
-			return;
-		}
-		if (this.election.policy() == ConnectionLossPolicy.SUSPENDED) {
-			end();
-		}
-		else {
-			this.inDoubt = true;
+		HoldState held = this.held;
+		if (held != null && held.suspend(this.election.policy() == ConnectionLossPolicy.SUSPENDED)) {
+			ended(held);
 		}
 	}
 
 	/** The node that led is still first after the connection came back. */
 	void confirmed(LockNode node) {
-		if (this.leading) {
-			this.inDoubt = false;
+		HoldState held = this.held;
+		if (held != null && held.isOn()) {
+			held.confirm();
 		}
 		else {
 			start(node);
@@ -223,14 +210,11 @@ final class Tenure implements TenureHandle.Source {
 
 	/** The node leads: a new tenure, its epoch the node's creating zxid. */
 	void start(LockNode node) {
-		this.node = node;
-		this.leading = true;
-		this.inDoubt = false;
-		this.epoch = node.czxid();
+		this.held = new HoldState(node, node.czxid());
 		this.since = Instant.now();
 		this.count++;
 		this.inFlight = 0;
-		long epoch = this.epoch;
+		long epoch = node.czxid();
 		logger.info("Leading group '{}' (epoch {})", this.group, epoch);
 		this.election.granted(this.group, epoch);
 		List<CompletableFuture<Long>> waiting = takeWaiters();
@@ -241,12 +225,16 @@ final class Tenure implements TenureHandle.Source {
 
 	/** The tenure ends, if one is on. */
 	void end() {
-		if (!this.leading) {
-			return;
+		HoldState held = this.held;
+		if (held != null && held.end()) {
+			ended(held);
 		}
-		this.node = null;
-		this.leading = false;
-		this.inDoubt = false;
+	}
+
+	/**
+	 * The tenure of the given node ended: its handles are lost, and the election told.
+	 */
+	private void ended(HoldState held) {
 		this.count++;
 		this.inFlight = 0;
 		CompletableFuture<Void> drained = this.drained;
@@ -254,8 +242,8 @@ final class Tenure implements TenureHandle.Source {
 			// Nothing left to wait for: the tenure is over.
 			this.engine.threads().request(() -> drained.complete(null));
 		}
-		logger.info("No longer leading group '{}' (epoch {})", this.group, this.epoch);
-		this.election.revoked(this.group, this.epoch);
+		logger.info("No longer leading group '{}' (epoch {})", this.group, held.token());
+		this.election.revoked(this.group, held.token());
 	}
 
 	/** The election a tenure is part of: its policy, and whom to tell. */
@@ -263,6 +251,12 @@ final class Tenure implements TenureHandle.Source {
 
 		/** What a suspended connection does to a tenure. */
 		ConnectionLossPolicy policy();
+
+		/**
+		 * How long a leaving leader waits at most for the work under its open handles
+		 * before it deletes its node.
+		 */
+		Duration drain();
 
 		/** A tenure started. */
 		void granted(String group, long epoch);

@@ -47,7 +47,9 @@
  * participants of leader elections. Each decides what the event means for it: a hold is
  * in doubt or lost by the connection-loss policy, and lost when the session its node
  * belongs to was replaced; an acquisition resumes its positions; a participant's tenure
- * follows the same policy (below).
+ * follows the same policy (below). A hold and a tenure decide it by the same
+ * {@link io.github.distlock.curator.HoldState} (held, in doubt, lost, released; the
+ * fencing token, a tenure's epoch).
  * <h2>Closing</h2> {@link io.github.distlock.curator.CuratorLocks#close()} ends every
  * acquisition in flight at once with a {@code LockAcquisitionException} saying the locks
  * were closed, and refuses later ones the same way. A hold still held is not ended: it
@@ -323,14 +325,14 @@
  * <td>in doubt, or ended with its node kept</td>
  * <td>reconnected in the same session; our node is not first any more, or gone</td>
  * <td>queued with a new node; revoked told if it was in doubt</td>
- * <td>the history checker</td>
+ * <td>{@code TenureRecheckTests}</td>
  * </tr>
  * <tr>
  * <td>in doubt, or ended with its node kept</td>
  * <td>the re-read fails for want of a connection; its answer comes after the connection's
  * return</td>
  * <td>unchanged; read again after 50 ms</td>
- * <td>none alone (the same late answer as for a queued position)</td>
+ * <td>{@code TenureRecheckTests}</td>
  * </tr>
  * <tr>
  * <td>leading, in doubt, ended with its node kept</td>
@@ -360,10 +362,15 @@
  * </tr>
  * <tr>
  * <td>draining</td>
- * <td>the last open handle is closed (the drain waits 10 s at most; that bound is not
- * forced by a test)</td>
- * <td>not joined: revoked told, the node deleted (the leave completes on its
+ * <td>the last open handle is closed</td>
+ * <td>not joined at once: revoked told, the node deleted (the leave completes on its
  * confirmation)</td>
+ * <td>{@code TenureTransitionsTests}</td>
+ * </tr>
+ * <tr>
+ * <td>draining</td>
+ * <td>the drain limit (10 s) is over with handles still open</td>
+ * <td>not joined: revoked told, the node deleted, the open handles {@code LOST}</td>
  * <td>{@code TenureTransitionsTests}</td>
  * </tr>
  * <tr>

@@ -21,8 +21,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Transitions of a leader's tenure that no connection fault forces: a leader leaving
- * while work runs under its tenure drains it before its node goes, and a leader whose
- * node is deleted by another client queues anew and leads again with a new epoch.
+ * while work runs under its tenure drains it before its node goes (until the last handle
+ * is closed, or the drain limit is over), and a leader whose node is deleted by another
+ * client queues anew and leads again with a new epoch.
  */
 class TenureTransitionsTests {
 
@@ -57,6 +58,50 @@ class TenureTransitionsTests {
 	}
 
 	@Test
+	void aLeavingLeaderWhoseHandleStaysOpenDeletesItsNodeOnceTheDrainLimitIsOver() throws Exception {
+		Duration limit = Duration.ofSeconds(2);
+		CuratorLeadership first = member(limit);
+		RecordedLeadershipEvents events = new RecordedLeadershipEvents();
+		first.addListener(events);
+		long epoch = first.awaitLeadership("group").get(10, TimeUnit.SECONDS);
+		LockHandle tenure = first.tenure("group").orElseThrow();
+		CuratorLeadership second = member();
+		CompletableFuture<Long> next = second.awaitLeadership("group");
+		await().atMost(WITHIN).until(() -> first.inspect("group").participants().size() == 2);
+
+		long start = System.nanoTime();
+		CompletableFuture<Void> leaving = first.leave("group");
+		assertThat(tenure.state()).isEqualTo(LockState.HELD);
+		// The handle is never closed: the limit alone ends the drain.
+		leaving.get(10, TimeUnit.SECONDS);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(limit);
+		assertThat(next.get(10, TimeUnit.SECONDS)).isGreaterThan(epoch);
+		assertThat(tenure.state()).isEqualTo(LockState.LOST);
+		assertThat(first.inspect("group").participants()).hasSize(1);
+		await().atMost(WITHIN).until(() -> events.size() == 2);
+		assertThat(events).containsExactly(new LeadershipGrantedEvent("group", epoch),
+				new LeadershipRevokedEvent("group", epoch));
+	}
+
+	@Test
+	void aHandleClosedBeforeTheDrainLimitEndsTheDrainAtOnce() throws Exception {
+		// A limit no test waits for: only the closed handle can end this drain.
+		CuratorLeadership first = member(Duration.ofHours(1));
+		long epoch = first.awaitLeadership("group").get(10, TimeUnit.SECONDS);
+		LockHandle tenure = first.tenure("group").orElseThrow();
+		CuratorLeadership second = member();
+		CompletableFuture<Long> next = second.awaitLeadership("group");
+		await().atMost(WITHIN).until(() -> first.inspect("group").participants().size() == 2);
+
+		CompletableFuture<Void> leaving = first.leave("group");
+		assertThat(leaving).isNotDone();
+		tenure.close();
+		leaving.get(10, TimeUnit.SECONDS);
+		assertThat(next.get(10, TimeUnit.SECONDS)).isGreaterThan(epoch);
+		assertThat(first.inspect("group").participants()).hasSize(1);
+	}
+
+	@Test
 	void aLeaderWhoseNodeIsDeletedQueuesAnewAndLeadsWithANewEpoch() throws Exception {
 		CuratorFramework observer = this.zookeeper.newClient();
 		CuratorLeadership leader = member();
@@ -79,6 +124,10 @@ class TenureTransitionsTests {
 
 	private CuratorLeadership member() {
 		return this.zookeeper.nodes().register(new CuratorLeadership(this.zookeeper.newNode()));
+	}
+
+	private CuratorLeadership member(Duration drain) {
+		return this.zookeeper.nodes().register(new CuratorLeadership(this.zookeeper.newNode(), drain));
 	}
 
 }
