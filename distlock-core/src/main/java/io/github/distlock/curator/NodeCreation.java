@@ -74,6 +74,9 @@ final class NodeCreation {
 	// How many creates in a row found a parent missing.
 	private int parentsMissing;
 
+	// Whether the last create's answer was a want of a connection.
+	private boolean answerLost;
+
 	NodeCreation(Engine engine, Object monitor, String queuePath, byte[] data, Creator creator) {
 		this.engine = engine;
 		this.client = engine.client();
@@ -96,6 +99,7 @@ final class NodeCreation {
 	 * @return whether the requests were sent (if not, the creator was told why)
 	 */
 	boolean create(int generation, String name, CreateMode mode, boolean parentsFirst) {
+		this.answerLost = false;
 		try {
 			if (parentsFirst) {
 				createParents(generation);
@@ -111,6 +115,14 @@ final class NodeCreation {
 			this.creator.failed(ex);
 			return false;
 		}
+	}
+
+	/**
+	 * Whether the last create's answer was lost with the connection: its node may exist
+	 * (Curator deletes what a failed protected create left), in the session of its send.
+	 */
+	boolean answerLost() {
+		return this.answerLost;
 	}
 
 	/** Whether the parents are to be made first when the node is made again. */
@@ -135,6 +147,7 @@ final class NodeCreation {
 			}
 			this.parentsMissing = 0;
 			if (code != KeeperException.Code.OK) {
+				this.answerLost = Session.isConnectionProblem(code);
 				this.creator.problem(code, event.getPath());
 				return;
 			}

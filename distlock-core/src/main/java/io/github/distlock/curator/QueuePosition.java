@@ -15,19 +15,15 @@ import io.github.distlock.core.LockLostException;
 
 /**
  * Our node in one lock queue, from its creation until it holds the lock or is abandoned:
- * the acquisition state machine, driven by ZooKeeper's answers and watches, the same for
- * every protocol (the {@link QueueDriver} says what the queue means). Its states and
- * transitions are the table in this package's documentation.
- * <p>
- * Its {@link NodeCreation} makes the node (protected, ephemeral-sequential, parents as
- * containers, as Curator's recipes do) and its {@link QueueReading} reads the queue right
- * behind it, without waiting for the create's answer: ZooKeeper answers one session's
- * requests in order. They send the requests and hand the answers back through the two
- * interfaces this class implements for them; this class keeps the state and makes the
- * transitions. The driver decides: the node holds, or watches one node (its predecessor,
- * the first writer) or the queue, read again when the watch fires. A node that vanished
- * is created anew if the owner allows; a request failed for want of a connection leaves
- * the position stalled until the owner {@linkplain #resume() resumes} it.
+ * the acquisition state machine, the same for every protocol (the {@link QueueDriver}
+ * says what the queue means). Its states and transitions are the table in this package's
+ * documentation. This class keeps the state and makes the transitions; its
+ * {@link NodeCreation} makes the node (protected, as Curator's recipes do) and its
+ * {@link QueueReading} reads the queue right behind it, without waiting for the create's
+ * answer (ZooKeeper answers one session's requests in order); both hand the answers back
+ * through the interfaces this class implements for them. A node that vanished is made
+ * anew if the owner allows; a request failed for want of a connection leaves the position
+ * stalled until the owner {@linkplain #resume() resumes} it.
  * <p>
  * The node holds only if it is known whole (its creating zxid, the fencing token, and its
  * session) and belongs to the session in use: a node found by Curator's protected-mode
@@ -42,10 +38,7 @@ import io.github.distlock.core.LockLostException;
  */
 final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 
-	/**
-	 * What a position tells its owner (an acquisition), holding the owner's monitor. The
-	 * owner is also the monitor that guards the position.
-	 */
+	/** What a position tells its owner, holding the owner's monitor (which guards it). */
 	interface Owner {
 
 		/** The position's node holds the lock. */
@@ -162,7 +155,14 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			}
 			switch (this.state) {
 				case STALLED -> {
-					if (this.node == null) {
+					if (this.node == null && this.creation.answerLost()) {
+						// Its create's answer was lost: made again, if the owner
+						// allows, once connected (the return resumes it again).
+						if (this.engine.session().isConnected()) {
+							queueAgain();
+						}
+					}
+					else if (this.node == null) {
 						create(this.creation.parentsMissing());
 					}
 					else if (this.czxid == 0) {
@@ -205,13 +205,6 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 	@Nullable String node() {
 		synchronized (this.owner) {
 			return this.node;
-		}
-	}
-
-	/** The state, for tests. */
-	PositionState state() {
-		synchronized (this.owner) {
-			return this.state;
 		}
 	}
 
@@ -316,6 +309,11 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			failed(this.downgrade.lostWithSession());
 			return;
 		}
+		queueAgain();
+	}
+
+	/** Queue with a new node, if the owner allows; else give up and tell it. */
+	private void queueAgain() {
 		if (this.owner.mayRecreate(this)) {
 			create(false);
 		}
