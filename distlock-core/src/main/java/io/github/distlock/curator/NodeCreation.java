@@ -15,8 +15,10 @@ import org.jspecify.annotations.Nullable;
  * the node without it. It sorts their answers for its {@link Creator}, which says whether
  * an answer is still wanted.
  * <p>
- * Keeps no state of its own. Every method is called holding its position's monitor (the
- * position's owner), and every answer takes that monitor before the creator is called.
+ * It keeps only what its creates were answered (how many in a row found a parent missing,
+ * whether the last answer was lost with the connection), guarded, as all of the position,
+ * by the position's monitor (its owner): every method is called holding it, and every
+ * answer takes it before the creator is called.
  */
 final class NodeCreation {
 
