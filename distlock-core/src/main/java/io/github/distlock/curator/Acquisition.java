@@ -27,7 +27,7 @@ import io.github.distlock.core.WaitingAcquisition;
  * deleted. The acquisition never blocks and never runs user code: it is driven by
  * ZooKeeper's callbacks, connection events and the timer.
  */
-abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, LocalQueues.Turn {
+abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, LocalTurns.Turn {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
@@ -55,12 +55,12 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 
 	private final long startNanos = System.nanoTime();
 
-	private final Events events;
+	private final AcquisitionEvents events;
 
 	private final CompletableFuture<Hold> outcome = new CompletableFuture<>();
 
 	// Guarded by this.
-	private DeadlineTimer.@Nullable Timeout deadline;
+	private Timer.@Nullable Scheduled deadline;
 
 	// The local queue whose turn this acquisition has (or waits for), or null.
 	private final @Nullable String turnPath;
@@ -121,7 +121,7 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 			long nanos = isTryOnce() ? TRY_ONCE_BOUND.toNanos() : saturatedNanos(this.waitTime);
 			long at = this.startNanos + nanos;
 			if (at - this.startNanos >= 0) {
-				DeadlineTimer.Timeout timeout = this.engine.threads().timer().schedule(at, this::expire);
+				Timer.Scheduled timeout = this.engine.threads().timer().schedule(at, this::expire);
 				synchronized (this) {
 					this.deadline = timeout;
 				}
@@ -416,7 +416,7 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 		return this.holder;
 	}
 
-	final Events events() {
+	final AcquisitionEvents events() {
 		return this.events;
 	}
 

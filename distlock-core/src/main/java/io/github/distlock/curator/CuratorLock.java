@@ -171,7 +171,7 @@ final class CuratorLock implements ClusterLock {
 	 * be handed out beside the writer that took over (invariant 3,
 	 * docs/failure-model.md).
 	 */
-	private QueuePosition.@Nullable Downgrade downgrade(LockScope scope) {
+	private @Nullable Downgrade downgrade(LockScope scope) {
 		LockHandle write = scope.holdOf(this.locks, LockKind.WRITE, this.path);
 		if (!(write instanceof Hold hold)) {
 			return null;
@@ -182,7 +182,7 @@ final class CuratorLock implements ClusterLock {
 					+ state + ": its read lock is not handed out, since a downgrade only enters a "
 					+ "write lock that is held");
 		}
-		return new QueuePosition.Downgrade(hold);
+		return new Downgrade(hold);
 	}
 
 	/**

@@ -284,7 +284,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	/** This client's local queues. */
 	LocalQueues localQueues() {
-		return this.engine.localQueues();
+		return this.engine.localQueues;
 	}
 
 	/** The acquisitions in flight. */
@@ -302,7 +302,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * entries, armed deadlines, unconfirmed releases (for tests of what is left behind).
 	 */
 	int leftovers() {
-		return this.engine.localQueues().size() + this.threads.timer().pending() + this.session.unconfirmedReleases();
+		return this.engine.localQueues.size() + this.threads.timer().pending() + this.session.unconfirmedReleases();
 	}
 
 	/** The engine's parts, as acquisitions, positions and holds reach them. */
@@ -340,12 +340,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 
 		@Override
-		public HolderIdentity identity() {
+		public Identity identity() {
 			return this.identity;
 		}
 
 		@Override
-		public EngineThreads threads() {
+		public Threads threads() {
 			return this.threads;
 		}
 
@@ -355,12 +355,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 
 		@Override
-		public LocalQueues localQueues() {
+		public LocalTurns localQueues() {
 			return this.localQueues;
 		}
 
 		@Override
-		public Events events(LockKind kind, LockPath path) {
+		public AcquisitionEvents events(LockKind kind, LockPath path) {
 			return Events.start(this.eventListeners, kind, path);
 		}
 

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * away, cancelled a few milliseconds later when the lock is granted) is a sorted-set
  * insertion and removal, and wakes no thread.
  */
-final class DeadlineTimer implements AutoCloseable {
+final class DeadlineTimer implements Timer, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(DeadlineTimer.class);
 
@@ -60,7 +60,8 @@ final class DeadlineTimer implements AutoCloseable {
 	 * @param action what to do; quick and non-blocking
 	 * @return the timeout, to cancel it
 	 */
-	Timeout schedule(long deadlineNanos, Runnable action) {
+	@Override
+	public Timeout schedule(long deadlineNanos, Runnable action) {
 		Timeout timeout = new Timeout(this, deadlineNanos, this.sequence.incrementAndGet(), action);
 		this.timeouts.add(timeout);
 		if (deadlineNanos - this.wakeAt < -SLACK_NANOS) {
@@ -155,7 +156,7 @@ final class DeadlineTimer implements AutoCloseable {
 	}
 
 	/** One scheduled action. */
-	static final class Timeout implements Comparable<Timeout> {
+	static final class Timeout implements Timer.Scheduled, Comparable<Timeout> {
 
 		private final DeadlineTimer timer;
 
@@ -173,7 +174,8 @@ final class DeadlineTimer implements AutoCloseable {
 		}
 
 		/** Cancel the action if it has not run. */
-		void cancel() {
+		@Override
+		public void cancel() {
 			this.timer.timeouts.remove(this);
 		}
 

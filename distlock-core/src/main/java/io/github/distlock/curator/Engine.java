@@ -7,12 +7,14 @@ import io.github.distlock.core.LockPath;
 
 /**
  * What the parts of an acquisition ({@link Acquisition}, its {@link QueuePosition}s, its
- * {@link Hold}) need of the engine of their client, and all they may reach: the client to
- * send requests with, the {@linkplain EngineThreads threads} work runs on, the
- * {@linkplain Session session} and what follows it, the client's {@linkplain LocalQueues
- * local queues}, the event listeners, and the {@linkplain AccessDeniedAdvice advice} of a
- * failure that access control refused. {@link CuratorLocks} is the application's side of
- * the same engine.
+ * {@link Hold}) and of a leader election need of the engine of their client, and all they
+ * may reach, each as a narrow interface with the methods they call: the client to send
+ * requests with, the {@linkplain Threads threads} work runs on, the {@linkplain Session
+ * session} and what follows it, the client's {@linkplain LocalTurns local queues}, the
+ * {@linkplain AcquisitionEvents event listeners}, and the {@linkplain AccessDeniedAdvice
+ * advice} of a failure that access control refused. {@link CuratorLocks} is the
+ * application's side of the same engine, and puts the classes that implement them
+ * together.
  */
 interface Engine {
 
@@ -20,19 +22,19 @@ interface Engine {
 	CuratorFramework client();
 
 	/** Who this client is, for the data of its lock nodes. */
-	HolderIdentity identity();
+	Identity identity();
 
 	/** Where work runs. */
-	EngineThreads threads();
+	Threads threads();
 
 	/** The session, and the holds and acquisitions that follow it. */
 	Session session();
 
 	/** This client's queues of exclusive locks. */
-	LocalQueues localQueues();
+	LocalTurns localQueues();
 
 	/** Start following one acquisition for the event listeners. */
-	Events events(LockKind kind, LockPath path);
+	AcquisitionEvents events(LockKind kind, LockPath path);
 
 	/** Whether the locks were closed: no acquisition may start any more. */
 	boolean isClosed();

@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * Every thread is a daemon and ends when idle; {@link #close()} ends them all.
  */
-final class EngineThreads implements AutoCloseable {
+final class EngineThreads implements Threads, AutoCloseable {
 
 	private static final long IDLE_SECONDS = 30;
 
@@ -78,7 +78,8 @@ final class EngineThreads implements AutoCloseable {
 	}
 
 	/** The deadline timer. */
-	DeadlineTimer timer() {
+	@Override
+	public DeadlineTimer timer() {
 		return this.timer;
 	}
 
@@ -86,7 +87,8 @@ final class EngineThreads implements AutoCloseable {
 	 * Run the completion of an asynchronous acquisition: never on the calling thread,
 	 * which may be a ZooKeeper thread or the timer.
 	 */
-	void complete(Runnable completion) {
+	@Override
+	public void complete(Runnable completion) {
 		Executor application = this.applicationExecutor;
 		if (application == null) {
 			runOnOwnThread(completion);
@@ -121,7 +123,8 @@ final class EngineThreads implements AutoCloseable {
 	 * so that the thread that asks (the timer, a ZooKeeper thread, a caller) never waits
 	 * on Curator. Runs it here once the engine is closed.
 	 */
-	void request(Runnable work) {
+	@Override
+	public void request(Runnable work) {
 		try {
 			this.requests.execute(work);
 		}
@@ -131,12 +134,14 @@ final class EngineThreads implements AutoCloseable {
 	}
 
 	/** Run engine work that may send requests on the request thread, after a pause. */
-	void requestAfter(Duration pause, Runnable work) {
+	@Override
+	public void requestAfter(Duration pause, Runnable work) {
 		this.timer.schedule(System.nanoTime() + pause.toNanos(), () -> request(work));
 	}
 
 	/** Report a loss to the listeners on the loss-report thread, in order. */
-	void reportLoss(Runnable report) {
+	@Override
+	public void reportLoss(Runnable report) {
 		try {
 			this.lossReports.execute(report);
 		}
@@ -160,7 +165,8 @@ final class EngineThreads implements AutoCloseable {
 	}
 
 	/** Whether the calling thread is the deadline timer's. */
-	boolean isTimerThread() {
+	@Override
+	public boolean isTimerThread() {
 		return this.timer.isTimerThread();
 	}
 

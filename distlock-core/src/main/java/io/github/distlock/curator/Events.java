@@ -12,7 +12,7 @@ import io.github.distlock.core.LockPath;
  * held, its loss and release. A listener that fails is logged, never allowed to break the
  * lock. Called on the thread that receives each event, never on a ZooKeeper thread.
  */
-final class Events {
+final class Events implements AcquisitionEvents {
 
 	private static final Logger logger = LoggerFactory.getLogger(Events.class);
 
@@ -49,7 +49,8 @@ final class Events {
 		return new Events(kind, path, acquisitions);
 	}
 
-	void acquired(long fencingToken) {
+	@Override
+	public void acquired(long fencingToken) {
 		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
 				acquisition.acquired(fencingToken);
@@ -60,7 +61,8 @@ final class Events {
 		}
 	}
 
-	void timedOut() {
+	@Override
+	public void timedOut() {
 		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
 				acquisition.timedOut();
@@ -71,7 +73,8 @@ final class Events {
 		}
 	}
 
-	void cancelled() {
+	@Override
+	public void cancelled() {
 		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
 				acquisition.cancelled();
@@ -82,7 +85,8 @@ final class Events {
 		}
 	}
 
-	void failed(Throwable error) {
+	@Override
+	public void failed(Throwable error) {
 		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
 				acquisition.failed(error);
@@ -93,7 +97,8 @@ final class Events {
 		}
 	}
 
-	void lost() {
+	@Override
+	public void lost() {
 		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
 				acquisition.lost();
@@ -104,7 +109,8 @@ final class Events {
 		}
 	}
 
-	void released() {
+	@Override
+	public void released() {
 		for (LockEventListener.AcquisitionListener acquisition : this.acquisitions) {
 			try {
 				acquisition.released();

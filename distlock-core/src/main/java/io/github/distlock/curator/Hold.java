@@ -38,7 +38,7 @@ final class Hold implements LockHandle, Session.Held {
 
 	private final Instant acquiredAt = Instant.now();
 
-	private final Events events;
+	private final AcquisitionEvents events;
 
 	// The local queue whose turn this hold keeps until it is released or lost, or null.
 	private final @Nullable String turnPath;
@@ -54,8 +54,8 @@ final class Hold implements LockHandle, Session.Held {
 	// Guarded by this: whether the holder got the hold (and its listeners were told).
 	private boolean delivered;
 
-	Hold(Engine engine, LockKind kind, LockPath path, LockNode node, long token, String holder, Events events,
-			@Nullable String turnPath) {
+	Hold(Engine engine, LockKind kind, LockPath path, LockNode node, long token, String holder,
+			AcquisitionEvents events, @Nullable String turnPath) {
 		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
@@ -132,7 +132,7 @@ final class Hold implements LockHandle, Session.Held {
 
 	/** Events of this hold's acquisition. */
 	@Override
-	public Events events() {
+	public AcquisitionEvents events() {
 		return this.events;
 	}
 

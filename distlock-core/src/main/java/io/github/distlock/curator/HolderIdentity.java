@@ -10,7 +10,7 @@ import java.time.Instant;
  * thread and time, as a small JSON object. It replaces Curator's default node data, the
  * local IP address.
  */
-final class HolderIdentity {
+final class HolderIdentity implements Identity {
 
 	private final String prefix;
 
@@ -25,7 +25,8 @@ final class HolderIdentity {
 	 * The node data for a node created now for the given holder.
 	 * @param holder the holder: a thread's name, or the name of an asynchronous scope
 	 */
-	byte[] nodeData(String holder) {
+	@Override
+	public byte[] nodeData(String holder) {
 		StringBuilder json = new StringBuilder(this.prefix.length() + 96).append(this.prefix).append(",\"thread\":");
 		quote(json, holder);
 		json.append(",\"since\":\"");

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * lock, and so may this client's next waiter). A path has an entry only while somebody
  * has its turn: nothing is kept per key once unused.
  */
-final class LocalQueues {
+final class LocalQueues implements LocalTurns {
 
 	private final ConcurrentHashMap<String, ArrayDeque<Turn>> queues = new ConcurrentHashMap<>();
 
@@ -27,7 +27,8 @@ final class LocalQueues {
 	 * @return whether the acquisition has the turn now; if not, it is offered the turn
 	 * ({@link Turn#takeTurn()}) when its turn comes
 	 */
-	boolean enter(String path, Turn acquisition) {
+	@Override
+	public boolean enter(String path, Turn acquisition) {
 		boolean[] first = new boolean[1];
 		this.queues.compute(path, (key, waiting) -> {
 			if (waiting == null) {
@@ -41,7 +42,8 @@ final class LocalQueues {
 	}
 
 	/** Leave the line without having had the turn. */
-	void withdraw(String path, Turn acquisition) {
+	@Override
+	public void withdraw(String path, Turn acquisition) {
 		this.queues.computeIfPresent(path, (key, waiting) -> {
 			waiting.remove(acquisition);
 			return waiting;
@@ -53,7 +55,8 @@ final class LocalQueues {
 	 * path. Acquisitions that ended meanwhile are passed over here, one after the other:
 	 * thousands of them timing out together cost a loop, not a deep recursion.
 	 */
-	void leave(String path) {
+	@Override
+	public void leave(String path) {
 		Turn next;
 		do {
 			next = next(path);
@@ -79,17 +82,6 @@ final class LocalQueues {
 	int waiting(@Nullable String path) {
 		ArrayDeque<Turn> waiting = (path != null) ? this.queues.get(path) : null;
 		return (waiting != null) ? waiting.size() : -1;
-	}
-
-	/** An acquisition that lines up for a path's turn. */
-	interface Turn {
-
-		/**
-		 * The turn has come.
-		 * @return whether the acquisition took it; {@code false} if it ended meanwhile
-		 */
-		boolean takeTurn();
-
 	}
 
 }

@@ -15,7 +15,7 @@ final class QueueAcquisition extends Acquisition {
 
 	private final QueuePosition position;
 
-	private final QueuePosition.@Nullable Downgrade downgrade;
+	private final @Nullable Downgrade downgrade;
 
 	/**
 	 * Create an acquisition.
@@ -31,7 +31,7 @@ final class QueueAcquisition extends Acquisition {
 	 * {@code null}
 	 */
 	QueueAcquisition(Engine engine, LockKind kind, LockPath path, String queuePath, QueueDriver driver, String holder,
-			Duration waitTime, boolean exclusive, QueuePosition.@Nullable Downgrade downgrade) {
+			Duration waitTime, boolean exclusive, @Nullable Downgrade downgrade) {
 		super(engine, kind, path, holder, waitTime, exclusive ? queuePath : null);
 		this.downgrade = downgrade;
 		this.position = new QueuePosition(engine, this, queuePath, driver, engine.identity().nodeData(holder),

@@ -139,11 +139,9 @@ final class SemaphoreAcquisition extends Acquisition {
 		else if (!this.verified) {
 			verify();
 		}
-		if (this.guardHeld && !guardInSessionInUse()) {
-			// The lease is made (or made again) only in the session that holds the guard.
-			startOver();
-		}
-		else if (this.guardHeld) {
+		if (this.guardHeld) {
+			// A lease is made again only in the guard's session (mayRecreate): if that
+			// session was replaced, the acquisition starts over at the guard.
 			this.lease.resume();
 		}
 		else {
@@ -159,10 +157,16 @@ final class SemaphoreAcquisition extends Acquisition {
 		releaseGuardNode();
 	}
 
+	/**
+	 * The guard may always queue again; a lease only under a guard held in the session in
+	 * use, since a lease made outside it would be counted by nobody. A lease whose node
+	 * vanished, or whose create's answer was lost with the connection, in another session
+	 * than its guard's is given up: the acquisition starts over at the guard
+	 * ({@link #vanished}).
+	 */
 	@Override
 	public boolean mayRecreate(QueuePosition position) {
-		// A lease is only created while holding the guard.
-		return position == this.guard;
+		return position == this.guard || (position == this.lease && this.guardHeld && guardInSessionInUse());
 	}
 
 	@Override

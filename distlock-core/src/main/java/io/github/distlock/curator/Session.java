@@ -121,7 +121,7 @@ interface Session {
 
 		HeldLock snapshot();
 
-		Events events();
+		AcquisitionEvents events();
 
 	}
 

@@ -239,7 +239,7 @@ final class SessionWatch implements Session {
 				this.namespaceReady = true;
 			}
 			catch (Exception ex) {
-				if (ex instanceof KeeperException keeper && !isConnectionProblem(keeper.code())) {
+				if (ex instanceof KeeperException keeper && !Session.isConnectionProblem(keeper.code())) {
 					refused = keeper;
 				}
 				logger.debug("Namespace of {} not ready yet: {}", connectString(), ex.toString());
@@ -259,11 +259,6 @@ final class SessionWatch implements Session {
 		if (!accepted) {
 			this.preparingNamespace.set(false);
 		}
-	}
-
-	/** As {@link Session#isConnectionProblem}. */
-	static boolean isConnectionProblem(KeeperException.Code code) {
-		return Session.isConnectionProblem(code);
 	}
 
 	// Acquisitions

@@ -10,9 +10,16 @@
  * turn in the client's {@link io.github.distlock.curator.LocalQueues local queue} of an
  * exclusive lock, then works in ZooKeeper through its queue positions.</li>
  * <li>{@link io.github.distlock.curator.QueuePosition}: our node in one queue of
- * ZooKeeper, the acquisition state machine (below); the same for every protocol. It tells
- * its owner what happened through {@link io.github.distlock.curator.QueuePosition.Owner}
- * only.</li>
+ * ZooKeeper, the acquisition state machine (below); the same for every protocol. It keeps
+ * the {@linkplain io.github.distlock.curator.PositionState state} and makes the
+ * transitions; its {@link io.github.distlock.curator.NodeCreation} sends the create of
+ * the node (and of the queue's parents) and sorts its answers, its
+ * {@link io.github.distlock.curator.QueueReading} reads the queue and watches in it, and
+ * a {@link io.github.distlock.curator.Downgrade} holds the checks of a reader entering
+ * its write lock. The helpers hand their answers back through interfaces the position
+ * implements, so neither depends on it; the position and both helpers are guarded by the
+ * owner's monitor. It tells its owner what happened through
+ * {@link io.github.distlock.curator.QueuePosition.Owner} only.</li>
  * <li>{@link io.github.distlock.curator.QueueDriver}: a protocol's rules, one driver per
  * protocol (mutex, read, write, semaphore lease): how nodes are named and sorted, when
  * one holds, what a waiter watches. The endpoint's view of a path asks the same drivers
@@ -28,17 +35,24 @@
  * <h2>The engine's parts</h2> {@link io.github.distlock.curator.CuratorLocks} is the
  * application's side (the {@link io.github.distlock.core.Locks} bean) and puts the parts
  * together, each with one job; acquisitions, positions and holds reach them only through
- * the narrow {@link io.github.distlock.curator.Engine} interface:
+ * the narrow {@link io.github.distlock.curator.Engine} interface, which hands out no
+ * concrete class, only narrow interfaces with the methods the parts call:
  * {@link io.github.distlock.curator.EngineThreads} (where work runs: completions,
  * requests that may wait, loss reports, the namespace, the
- * {@link io.github.distlock.curator.DeadlineTimer deadline timer}),
+ * {@link io.github.distlock.curator.DeadlineTimer deadline timer}; the parts see them as
+ * {@link io.github.distlock.curator.Threads} and
+ * {@link io.github.distlock.curator.Timer}), {@link io.github.distlock.curator.Events}
+ * (the event listeners, seen as {@link io.github.distlock.curator.AcquisitionEvents}),
+ * {@link io.github.distlock.curator.HolderIdentity} (the data of our nodes, seen as
+ * {@link io.github.distlock.curator.Identity}),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, what
  * follows it, and its {@link io.github.distlock.curator.Requests}: releases and deletes
  * that must reach ZooKeeper; the parts see it as the narrow
  * {@link io.github.distlock.curator.Session}, and it sees them as
  * {@link io.github.distlock.curator.Session.Held} and
  * {@link io.github.distlock.curator.Session.Waiting}, so it depends on no hold or
- * acquisition), {@link io.github.distlock.curator.LocalQueues} and
+ * acquisition), {@link io.github.distlock.curator.LocalQueues} (seen as
+ * {@link io.github.distlock.curator.LocalTurns}) and
  * {@link io.github.distlock.curator.QueueInspector}.
  * <h2>Following the session</h2> One mechanism follows the session: the
  * {@code SessionWatch} alone listens to the connection's state, and tells everything that
@@ -195,16 +209,18 @@
  * <td>QUEUED</td>
  * <td>our node is gone (its session ended, or it was deleted)</td>
  * <td>CREATING with a new node, or ABANDONED when the owner may not queue again (a
- * semaphore lease: the acquisition starts over at the guard; a downgrade: the acquisition
- * fails with a {@code LockLostException})</td>
+ * semaphore lease outside the session of its guard: the acquisition starts over at the
+ * guard; a downgrade: the acquisition fails with a {@code LockLostException})</td>
  * <td>{@code SessionExpiryFaultTests}, {@code DowngradeSafetyTests}</td>
  * </tr>
  * <tr>
- * <td>STALLED (a semaphore lease whose create was lost with the connection)</td>
- * <td>the connection returns in a new session: the guard was held in the old one</td>
- * <td>ABANDONED; the acquisition starts over at the guard, and takes its lease in the
- * session that holds the new guard (a lease made outside it would be counted by nobody
- * and block a permit for the session's life)</td>
+ * <td>STALLED without a node (the create's answer was lost with the connection)</td>
+ * <td>resumed</td>
+ * <td>as "our node is gone": the position asks its owner whether it may make its node
+ * again. A semaphore lease may only in the session that holds its guard; when the
+ * connection returned in a new session, ABANDONED: the acquisition starts over at the
+ * guard and takes its lease in the session that holds the new guard (a lease made outside
+ * it would be counted by nobody and block a permit for the session's life)</td>
  * <td>{@code SemaphoreGuardSessionTests}</td>
  * </tr>
  * <tr>
@@ -238,7 +254,8 @@
  * <tr>
  * <td>STALLED</td>
  * <td>the connection is back (resume)</td>
- * <td>CREATING (no node), CONFIRMING (no stat) or QUEUED with the queue read again</td>
+ * <td>CREATING (no node: parents missing again, or a lost create the owner lets make
+ * again), CONFIRMING (no stat) or QUEUED with the queue read again</td>
  * <td>{@code ServerRestartFaultTests}, {@code DeadlineWithServerDownTests}</td>
  * </tr>
  * <tr>

@@ -217,7 +217,7 @@ class DowngradeSafetyTests {
 				// asked for.
 				QueueAcquisition downgrade = new QueueAcquisition(a.engine(), LockKind.READ, path,
 						QueuePaths.of(LockKind.READ, path), QueueDriver.READ, "downgrading", Duration.ofSeconds(5),
-						false, new QueuePosition.Downgrade(hold));
+						false, new Downgrade(hold));
 				CompletableFuture<Hold> outcome = downgrade.start();
 				assertThatExceptionOfType(ExecutionException.class)
 					.isThrownBy(() -> outcome.get(10, TimeUnit.SECONDS).close())

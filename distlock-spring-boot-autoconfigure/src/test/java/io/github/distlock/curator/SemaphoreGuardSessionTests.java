@@ -2,6 +2,8 @@ package io.github.distlock.curator;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -9,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -35,10 +38,11 @@ class SemaphoreGuardSessionTests {
 
 	/**
 	 * The guard is held, the lease's create is lost with the connection and the session
-	 * ends: the lease, made again once the client is back, is made in a new session that
-	 * holds no guard. It is not handed out as it is: the guard is taken again in the new
-	 * session before a lease is granted. (Made again under the old guard, the lease was
-	 * refused, yet its node stayed: the permit was taken for the session's life.)
+	 * ends: back in a new session that holds no guard, the lease is not made again before
+	 * the guard is taken again there (the position whose create was lost asks its
+	 * acquisition, which starts over at the guard). Made again under the old guard, the
+	 * lease was refused, yet its node stayed: the permit was taken for the session's
+	 * life.
 	 */
 	@Test
 	void leaseMadeInASessionWithoutTheGuardIsMadeAgainUnderANewGuard() throws Exception {
@@ -61,9 +65,13 @@ class SemaphoreGuardSessionTests {
 		};
 		CuratorFramework observer = this.zookeeper.newClient();
 		AtomicInteger guards = new AtomicInteger();
+		List<String> leasesMade = new CopyOnWriteArrayList<>();
 		observer.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher((Watcher) (event) -> {
 			if (event.getType() == Watcher.Event.EventType.NodeCreated && event.getPath().contains("/locks/")) {
 				guards.incrementAndGet();
+			}
+			if (event.getType() == Watcher.Event.EventType.NodeCreated && event.getPath().contains("/leases/")) {
+				leasesMade.add(ZKPaths.getNodeFromPath(event.getPath()));
 			}
 		}).forPath("/semaphore/quota");
 		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort(), () -> tap)) {
@@ -87,12 +95,18 @@ class SemaphoreGuardSessionTests {
 				// One guard in the session that ended, one in the session that holds the
 				// lease (the observer is told of each a moment later).
 				await().atMost(Duration.ofSeconds(10)).until(() -> guards.get() == 2);
+				// The lease held is the only one made: the lost create was not sent again
+				// in the new session before its guard was taken there (the observer is
+				// told of creations in their order).
+				String held = ZKPaths.getNodeFromPath(leasePath(observer));
+				await().atMost(Duration.ofSeconds(10)).until(() -> leasesMade.contains(held));
+				assertThat(leasesMade).containsExactly(held);
 			}
 		}
 	}
 
 	private static String leasePath(CuratorFramework observer) throws Exception {
-		java.util.List<String> leases = Faults.children(observer, "/semaphore/quota/leases");
+		List<String> leases = Faults.children(observer, "/semaphore/quota/leases");
 		assertThat(leases).hasSize(1);
 		return "/semaphore/quota/leases/" + leases.get(0);
 	}
