@@ -27,7 +27,7 @@ class DeadlineTimerTests {
 	}
 
 	@Test
-	void actionsRunAtTheirDeadlineInOrder() throws Exception {
+	void actionsRunNotBeforeTheirDeadlineInOrder() throws Exception {
 		List<Integer> order = new java.util.concurrent.CopyOnWriteArrayList<>();
 		CountDownLatch done = new CountDownLatch(3);
 		long now = System.nanoTime();
@@ -42,8 +42,9 @@ class DeadlineTimerTests {
 		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(order).containsExactly(0, 1, 2);
 		for (int i = 0; i < 3; i++) {
+			// Never early; lateness is up to the machine, so not asserted.
 			long late = ranAt[i] - (now + TimeUnit.MILLISECONDS.toNanos(200 + 100L * i));
-			assertThat(late).isGreaterThanOrEqualTo(0).isLessThan(TimeUnit.MILLISECONDS.toNanos(150));
+			assertThat(late).isGreaterThanOrEqualTo(0);
 		}
 		assertThat(this.timer.pending()).isZero();
 	}
