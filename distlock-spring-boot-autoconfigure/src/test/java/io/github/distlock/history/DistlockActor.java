@@ -83,8 +83,7 @@ final class DistlockActor implements Runnable {
 		String path = CheckerRun.path(pathIndex);
 		int choice = this.random.nextInt(100);
 		if (choice < 4 || (this.run.queuesAtCeiling() && this.random.nextInt(100) < 30)) {
-			// Queues at the ceiling: more contended mutexes, which would show them
-			// mis-ordered.
+			// Queues at the ceiling: more mutexes with waiters.
 			contended(op, path);
 		}
 		else if (choice < 12) {
