@@ -581,6 +581,15 @@ final class CheckerRun {
 		return now >= this.calmFrom && now < this.calmTo;
 	}
 
+	/**
+	 * Make the calm phase last at least until the given time: the fault injector ends its
+	 * sessions once the fault before is over, and the presence rule needs its window
+	 * after them.
+	 */
+	void calmUntil(long nanos) {
+		this.calmTo = Math.max(this.calmTo, nanos);
+	}
+
 	/** When the calm phase begins ({@link Long#MAX_VALUE} if there is none). */
 	long calmFrom() {
 		return this.calmFrom;

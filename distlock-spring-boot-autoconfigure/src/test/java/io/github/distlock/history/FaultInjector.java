@@ -211,6 +211,9 @@ final class FaultInjector implements Runnable {
 					});
 			DistlockActor.park(500);
 		}
+		// The presence rule's window after the last of them, and 3 s to judge in.
+		this.run.calmUntil(
+				System.nanoTime() + LatchPresence.window(Faults.NODES.sessionTimeout()).plusSeconds(3).toNanos());
 	}
 
 	private static @Nullable LeaderMember pick(List<LeaderMember> members, int offset,

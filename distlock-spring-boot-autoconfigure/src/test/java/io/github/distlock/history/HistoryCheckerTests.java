@@ -171,7 +171,7 @@ class HistoryCheckerTests {
 	/**
 	 * With {@code -Ddistlock.history.dump=DIR}, write the whole history of a run there.
 	 */
-	private static void dump(CheckerRun run, long seed) throws IOException {
+	static void dump(CheckerRun run, long seed) throws IOException {
 		String directory = System.getProperty("distlock.history.dump");
 		if (directory != null) {
 			Path file = Path.of(directory, "history-" + seed + ".txt");
