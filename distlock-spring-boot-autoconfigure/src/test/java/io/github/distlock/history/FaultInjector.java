@@ -174,23 +174,26 @@ final class FaultInjector implements Runnable {
 	 * a group, each preferably on another node than the other.
 	 */
 	private void calmSessionsEnd() {
-		DistlockActor.park(300);
 		List<LeaderMember> members = this.run.members().stream().filter(LeaderMember::distlock).toList();
-		int offset = this.random.nextInt(Math.max(1, members.size()));
-		String[] waitsIn = new String[1];
-		LeaderMember waiting = pick(members, offset, (member, group) -> {
-			waitsIn[0] = group;
-			return member.joined(group) && !member.leads(group);
-		});
-		if (waiting == null) {
-			waitsIn[0] = null;
+		// Wait (5 s at most) until every client is back and a distlock member leads.
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (System.nanoTime() < deadline && !settled(members)) {
+			DistlockActor.park(100);
 		}
-		// Preferably one that leads another group: its going would move the waiting
-		// member's queue on.
-		LeaderMember leading = pick(members, offset, (member, group) -> member != waiting && member.leads(group)
-				&& !java.util.Objects.equals(group, waitsIn[0]));
-		if (leading == null) {
-			leading = pick(members, offset, (member, group) -> member != waiting && member.leads(group));
+		DistlockActor.park(300);
+		int offset = this.random.nextInt(Math.max(1, members.size()));
+		String[] leads = new String[1];
+		LeaderMember leading = pick(members, offset, (member, group) -> {
+			leads[0] = group;
+			return member.leads(group);
+		});
+		// Preferably one that waits in another group: the leader's going would move its
+		// queue on.
+		LeaderMember waiting = pick(members, offset, (member, group) -> member != leading && member.joined(group)
+				&& !member.leads(group) && (leading == null || !group.equals(leads[0])));
+		if (waiting == null) {
+			waiting = pick(members, offset,
+					(member, group) -> member != leading && member.joined(group) && !member.leads(group));
 		}
 		for (LeaderMember member : java.util.Arrays.asList(waiting, leading)) {
 			if (member == null || this.calmVictims.contains(member.node().index)) {
@@ -214,6 +217,11 @@ final class FaultInjector implements Runnable {
 		// The presence rule's window after the last of them, and 3 s to judge in.
 		this.run.calmUntil(
 				System.nanoTime() + LatchPresence.window(Faults.NODES.sessionTimeout()).plusSeconds(3).toNanos());
+	}
+
+	private boolean settled(List<LeaderMember> members) {
+		return this.run.nodes().stream().allMatch((node) -> node.client.getZookeeperClient().isConnected())
+				&& pick(members, 0, (member, group) -> member.leads(group)) != null;
 	}
 
 	private static @Nullable LeaderMember pick(List<LeaderMember> members, int offset,
