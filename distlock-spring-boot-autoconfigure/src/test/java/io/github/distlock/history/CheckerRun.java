@@ -51,6 +51,12 @@ final class CheckerRun {
 	/** Number of leadership groups. */
 	static final int GROUPS = 2;
 
+	/**
+	 * How long the calm leadership phase lasts: no member leaves or relinquishes, and no
+	 * fault but the two session ends of the phase (see {@link #calm()}).
+	 */
+	static final Duration CALM = Duration.ofSeconds(8);
+
 	/** Namespace of the run's nodes. */
 	static final String NAMESPACE = Faults.NAMESPACE;
 
@@ -93,6 +99,10 @@ final class CheckerRun {
 	private volatile boolean stopping;
 
 	private volatile boolean faultsOver;
+
+	private volatile long calmFrom = Long.MAX_VALUE;
+
+	private volatile long calmTo = Long.MAX_VALUE;
 
 	CheckerRun(Settings settings) {
 		this.settings = settings;
@@ -187,6 +197,10 @@ final class CheckerRun {
 				this.history.record(History.Type.FAULT, "faults", 0, null, 0, "run starts: " + this.settings);
 				long runStart = System.nanoTime();
 				this.runStart = runStart;
+				if (this.settings.leadership() && this.settings.duration().compareTo(CALM.multipliedBy(2)) >= 0) {
+					this.calmFrom = runStart + this.settings.duration().toNanos() / 4;
+					this.calmTo = this.calmFrom + CALM.toNanos();
+				}
 				actors.forEach(Thread::start);
 				if (this.settings.faults()) {
 					faultThread.start();
@@ -552,6 +566,43 @@ final class CheckerRun {
 
 	boolean faultsOver() {
 		return this.faultsOver;
+	}
+
+	/**
+	 * Whether the run is in its calm leadership phase (once, a quarter into a run with
+	 * leadership that lasts at least twice {@link #CALM}): the leadership actors only
+	 * join and work, and the fault injector ends the sessions of a waiting member and of
+	 * a leading one on their clients, then no other session until the phase is over (nor
+	 * does an actor end its own), so that {@link LatchPresence} judges those members
+	 * quiet for longer than its window.
+	 */
+	boolean calm() {
+		long now = System.nanoTime();
+		return now >= this.calmFrom && now < this.calmTo;
+	}
+
+	/**
+	 * Make the calm phase last at least until the given time: the fault injector ends its
+	 * sessions once the fault before is over, and the presence rule needs its window
+	 * after them.
+	 */
+	void calmUntil(long nanos) {
+		this.calmTo = Math.max(this.calmTo, nanos);
+	}
+
+	/** When the calm phase begins ({@link Long#MAX_VALUE} if there is none). */
+	long calmFrom() {
+		return this.calmFrom;
+	}
+
+	/** The leadership members. */
+	List<LeaderMember> members() {
+		return this.members;
+	}
+
+	/** Whether the lock queues started at the ceiling of sequence numbers. */
+	boolean queuesAtCeiling() {
+		return this.queuesAtCeiling;
 	}
 
 	/**

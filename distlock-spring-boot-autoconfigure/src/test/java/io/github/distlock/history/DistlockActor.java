@@ -82,7 +82,8 @@ final class DistlockActor implements Runnable {
 		int pathIndex = this.random.nextInt(CheckerRun.PATHS);
 		String path = CheckerRun.path(pathIndex);
 		int choice = this.random.nextInt(100);
-		if (choice < 4) {
+		if (choice < 4 || (this.run.queuesAtCeiling() && this.random.nextInt(100) < 30)) {
+			// Queues at the ceiling: more mutexes with waiters.
 			contended(op, path);
 		}
 		else if (choice < 12) {

@@ -5,8 +5,12 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
@@ -18,9 +22,12 @@ import io.github.distlock.testsupport.ZooKeeperEnsemble;
  * holder is in a long pause), a session expired by its client while the server keeps it,
  * a server stopped and started again, with an ensemble a follower lost for a while, the
  * leader lost, the quorum lost (half the time for longer than the session timeout), and a
- * relay in front of one node that stops forwarding or drops its connections. Records each
- * fault as a window (which nodes, from when to when) and leaves every server running and
- * the relay forwarding when done.
+ * relay in front of one node that stops forwarding or drops its connections. In the run's
+ * calm leadership phase ({@link CheckerRun#calm()}) it ends, on their clients, the
+ * sessions of a distlock member that waits in a group and of one that leads one, and
+ * nothing else until the phase is over (a session ended elsewhere could move the waiting
+ * member's queue on). Records each fault as a window (which nodes, from when to when) and
+ * leaves every server running and the relay forwarding when done.
  */
 final class FaultInjector implements Runnable {
 
@@ -36,6 +43,11 @@ final class FaultInjector implements Runnable {
 
 	private final List<SessionEnd> sessionEnds = new ArrayList<>();
 
+	/** The nodes whose sessions the calm phase ended. */
+	private final Set<Integer> calmVictims = new TreeSet<>();
+
+	private volatile boolean calmBegun;
+
 	FaultInjector(CheckerRun run, ZooKeeperEnsemble ensemble, TcpRelay relay, long seed) {
 		this.run = run;
 		this.ensemble = ensemble;
@@ -47,11 +59,25 @@ final class FaultInjector implements Runnable {
 	public void run() {
 		try {
 			while (true) {
-				DistlockActor.park(1000 + this.random.nextInt(2000));
+				long sleep = 1000 + this.random.nextInt(2000);
+				long calmIn = this.run.calmFrom() - System.nanoTime();
+				if (!this.calmBegun && calmIn < TimeUnit.MILLISECONDS.toNanos(sleep + 1000)) {
+					// No fault begins in the second before the calm phase.
+					DistlockActor.park(Math.max(0, TimeUnit.NANOSECONDS.toMillis(calmIn)));
+					if (this.run.faultsOver()) {
+						return;
+					}
+					this.calmBegun = true;
+					calmSessionsEnd();
+					continue;
+				}
+				DistlockActor.park(sleep);
 				if (this.run.faultsOver()) {
 					return;
 				}
-				inject();
+				if (!this.run.calm()) {
+					inject();
+				}
 			}
 		}
 		catch (Exception ex) {
@@ -143,6 +169,75 @@ final class FaultInjector implements Runnable {
 	}
 
 	/**
+	 * The calm phase begins: end on their clients (the server keeps them one more session
+	 * timeout) the sessions of a distlock member waiting in a group, then of one leading
+	 * a group, each preferably on another node than the other.
+	 */
+	private void calmSessionsEnd() {
+		List<LeaderMember> members = this.run.members().stream().filter(LeaderMember::distlock).toList();
+		// Wait (5 s at most) until every client is back and a distlock member leads.
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (System.nanoTime() < deadline && !settled(members)) {
+			DistlockActor.park(100);
+		}
+		DistlockActor.park(300);
+		int offset = this.random.nextInt(Math.max(1, members.size()));
+		String[] leads = new String[1];
+		LeaderMember leading = pick(members, offset, (member, group) -> {
+			leads[0] = group;
+			return member.leads(group);
+		});
+		// Preferably one that waits in another group: the leader's going would move its
+		// queue on.
+		LeaderMember waiting = pick(members, offset, (member, group) -> member != leading && member.joined(group)
+				&& !member.leads(group) && (leading == null || !group.equals(leads[0])));
+		if (waiting == null) {
+			waiting = pick(members, offset,
+					(member, group) -> member != leading && member.joined(group) && !member.leads(group));
+		}
+		for (LeaderMember member : java.util.Arrays.asList(waiting, leading)) {
+			if (member == null || this.calmVictims.contains(member.node().index)) {
+				continue;
+			}
+			Node victim = member.node();
+			this.calmVictims.add(victim.index);
+			String role = (member == waiting) ? "waits" : "leads";
+			fault("session of " + victim.name + " expired by its client (calm phase, its member " + role + ")",
+					Set.of(victim.index), () -> {
+						try {
+							Faults.expireSession(victim.client);
+						}
+						catch (Exception ex) {
+							this.run.history()
+								.record(History.Type.FAULT, "faults", 0, null, 0, "could not expire it: " + ex);
+						}
+					});
+			DistlockActor.park(500);
+		}
+		// The presence rule's window after the last of them, and 3 s to judge in.
+		this.run.calmUntil(
+				System.nanoTime() + LatchPresence.window(Faults.NODES.sessionTimeout()).plusSeconds(3).toNanos());
+	}
+
+	private boolean settled(List<LeaderMember> members) {
+		return this.run.nodes().stream().allMatch((node) -> node.client.getZookeeperClient().isConnected())
+				&& pick(members, 0, (member, group) -> member.leads(group)) != null;
+	}
+
+	private static @Nullable LeaderMember pick(List<LeaderMember> members, int offset,
+			BiPredicate<LeaderMember, String> role) {
+		for (int i = 0; i < members.size(); i++) {
+			LeaderMember member = members.get((offset + i) % members.size());
+			for (int g = 0; g < CheckerRun.GROUPS; g++) {
+				if (role.test(member, CheckerRun.group(g))) {
+					return member;
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
 	 * End a node's session on the server now, as a fault of its own, for an actor's
 	 * operation steered at a session's end.
 	 * @param victim the node
@@ -151,6 +246,10 @@ final class FaultInjector implements Runnable {
 	 */
 	boolean endSession(Node victim, String why) {
 		AtomicBoolean ended = new AtomicBoolean();
+		if (this.run.calm()) {
+			// The calm phase ends no other session.
+			return false;
+		}
 		fault("session of " + victim.name + " ended (" + why + ")", Set.of(victim.index), () -> {
 			try {
 				killSession(victim);

@@ -108,8 +108,9 @@ class HistoryCheckerTests {
 	 * default), each for the short run's time. {@code -Ddistlock.history.planted=}
 	 * {@code downgrade} (both checks of a lost write hold's downgrade removed),
 	 * {@code ceiling} (nodes at the ceiling of sequence numbers sorted by their
-	 * protected-mode UUID; queues start at the ceiling, one server, no raw Curator actor)
-	 * or {@code all}.
+	 * protected-mode UUID; queues start at the ceiling, one server, no raw Curator actor,
+	 * a contended mutex in about a third of the distlock threads' operations) or
+	 * {@code all}.
 	 */
 	@Test
 	@EnabledIfSystemProperty(named = "distlock.history.planted", matches = "downgrade|ceiling|all")
@@ -171,7 +172,7 @@ class HistoryCheckerTests {
 	/**
 	 * With {@code -Ddistlock.history.dump=DIR}, write the whole history of a run there.
 	 */
-	private static void dump(CheckerRun run, long seed) throws IOException {
+	static void dump(CheckerRun run, long seed) throws IOException {
 		String directory = System.getProperty("distlock.history.dump");
 		if (directory != null) {
 			Path file = Path.of(directory, "history-" + seed + ".txt");

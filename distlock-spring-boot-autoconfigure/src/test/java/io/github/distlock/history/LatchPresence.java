@@ -35,11 +35,18 @@ import io.github.distlock.testsupport.Faults;
  * thirds of the session timeout (a connected client's request is answered within it, or
  * the client drops the connection, which the history records): the member's new node is
  * made in a few such requests.</li>
- * <li><b>No stale node.</b> A latch node owned by an earlier session of a member's client
- * is gone once that client has been connected in its new session for the read timeout,
- * with no fault overlapping that time: the engine deletes its node of the old session
- * when it learns of the loss (the server may keep that session one more session timeout;
- * until then the node would hold the queue).</li>
+ * <li><b>No stale node.</b> A latch node owned by an earlier session of a member's
+ * client, listed while that client is connected in a later session (the same one before
+ * and after the listing, its last connection reported before the listing began) and after
+ * the client reported that earlier session {@code LOST}, is one the member deletes: its
+ * client is answered, at some time in the run, for a delete of that node sent in the
+ * background (the engine deletes its node of a lost session when it learns of the loss,
+ * or when it finds its waiting node was made in a replaced session, and Curator retries
+ * such a guaranteed delete until answered; the server may keep that session, and the
+ * node, one more session timeout). A leave or relinquish of the group between the last
+ * listing that saw the client connected in the earlier session and its new connection
+ * excuses it too (the engine deletes the node it led with then, answered to a callback of
+ * its own). No time bound: a slow machine delays the answer, it does not lose it.</li>
  * </ul>
  * Only distlock's members are judged (the raw {@code LeaderLatch} takes part, but its
  * behaviour is Curator's). A sample is skipped when the observer itself is not connected
@@ -55,7 +62,11 @@ final class LatchPresence implements Runnable {
 
 	private final List<Sample> samples = new ArrayList<>();
 
-	private final Map<String, Set<Long>> sessions = new HashMap<>();
+	/**
+	 * Per member, each session of its client seen: when first seen, and when last seen
+	 * connected.
+	 */
+	private final Map<String, Map<Long, long[]>> sessions = new HashMap<>();
 
 	private int judged;
 
@@ -137,8 +148,13 @@ final class LatchPresence implements Runnable {
 			boolean connected = member.node().client.getZookeeperClient().isConnected();
 			seen.put(member.name(), new Seen(session, connected, member.joined(group)));
 			if (session != 0) {
+				long now = System.nanoTime();
 				synchronized (this.sessions) {
-					this.sessions.computeIfAbsent(member.name(), (key) -> new HashSet<>()).add(session);
+					long[] times = this.sessions.computeIfAbsent(member.name(), (key) -> new HashMap<>())
+						.computeIfAbsent(session, (key) -> new long[] { now, Long.MIN_VALUE });
+					if (connected) {
+						times[1] = now;
+					}
 				}
 			}
 		}
@@ -154,7 +170,6 @@ final class LatchPresence implements Runnable {
 	 */
 	List<CheckerRun.Violation> judge(History history, List<FaultInjector.Window> windows, Duration session) {
 		long window = window(session).toNanos();
-		long read = readTimeout(session).toNanos();
 		List<History.Event> membership = history.events()
 			.stream()
 			.filter((event) -> event.type() == History.Type.MEMBERSHIP)
@@ -177,26 +192,8 @@ final class LatchPresence implements Runnable {
 				if (connectedSince == Long.MAX_VALUE) {
 					continue;
 				}
-				if (connectedSince <= sample.start() - read
-						&& !faultWithin(windows, member, sample.start() - read, sample.end())) {
-					this.judgedStale++;
-					Set<Long> earlier;
-					synchronized (this.sessions) {
-						earlier = new HashSet<>(this.sessions.getOrDefault(member.name(), Set.of()));
-					}
-					earlier.remove(before.session());
-					for (Map.Entry<String, Long> node : sample.owners().entrySet()) {
-						if (earlier.contains(node.getValue())
-								&& reported.add("stale " + member.name() + sample.group())) {
-							violations.add(violation(history, sample, member,
-									"stale latch node: " + member.name() + "'s client has been connected in session 0x"
-											+ Long.toHexString(before.session()) + " for "
-											+ millis(sample.start() - connectedSince) + " ms (read timeout "
-											+ millis(read) + " ms, no fault since), yet " + sample.group()
-											+ " still has its node " + node.getKey() + " of its earlier session 0x"
-											+ Long.toHexString(node.getValue()) + "; latch nodes " + sample.owners()));
-						}
-					}
+				if (connectedSince <= sample.start()) {
+					stale(history, sample, member, connectedSince, membership, violations, reported);
 				}
 				if (!before.joined() || !after.joined() || connectedSince > sample.start() - window
 						|| faultWithin(windows, member, sample.start() - window, sample.end()) || membershipWithin(
@@ -217,6 +214,54 @@ final class LatchPresence implements Runnable {
 			}
 		}
 		return violations;
+	}
+
+	/**
+	 * The no-stale-node rule for one sample of one member, connected since the given time
+	 * in the session it had before and after the listing.
+	 */
+	private void stale(History history, Sample sample, LeaderMember member, long connectedSince,
+			List<History.Event> membership, List<CheckerRun.Violation> violations, Set<String> reported) {
+		long current = sample.before().get(member.name()).session();
+		Map<Long, long[]> earlier;
+		synchronized (this.sessions) {
+			earlier = new HashMap<>(this.sessions.getOrDefault(member.name(), Map.of()));
+		}
+		boolean judgedHere = false;
+		for (Map.Entry<String, Long> node : sample.owners().entrySet()) {
+			long[] times = earlier.get(node.getValue());
+			if (node.getValue() == current || times == null || times[0] >= sample.start()
+					|| !lostBetween(member.node(), times[0], connectedSince)) {
+				continue;
+			}
+			if (!judgedHere) {
+				judgedHere = true;
+				this.judgedStale++;
+			}
+			String path = "/leader/" + sample.group() + "/" + node.getKey();
+			if (member.node().deleteAnswered(path) || droppedWithin(membership, member.name(), sample.group(),
+					Math.min(times[1], connectedSince), connectedSince)) {
+				continue;
+			}
+			if (reported.add("stale " + member.name() + sample.group())) {
+				violations.add(violation(history, sample, member,
+						"stale latch node: " + member.name() + "'s client reported its session 0x"
+								+ Long.toHexString(node.getValue()) + " LOST and has been connected in session 0x"
+								+ Long.toHexString(current) + " since " + history.millis(connectedSince) + " ms, yet "
+								+ sample.group() + " still had its node " + node.getKey()
+								+ " of that earlier session, and the member never deleted it (its client was"
+								+ " answered for no delete of it in the whole run, and it did not leave or"
+								+ " relinquish the group meanwhile); latch nodes " + sample.owners()));
+			}
+		}
+	}
+
+	/** Whether the node's client reported {@code LOST} between the given times. */
+	private static boolean lostBetween(Node node, long from, long to) {
+		return node.changes()
+			.stream()
+			.anyMatch(
+					(change) -> change.state() == ConnectionState.LOST && change.nanos() > from && change.nanos() < to);
 	}
 
 	/**
@@ -243,6 +288,12 @@ final class LatchPresence implements Runnable {
 		return windows.stream()
 			.anyMatch(
 					(fault) -> fault.nodes().contains(member.node().index) && fault.from() <= to && fault.to() >= from);
+	}
+
+	/** Whether the member left or relinquished the group between the given times. */
+	private static boolean droppedWithin(List<History.Event> events, String member, String group, long from, long to) {
+		return membershipWithin(events.stream().filter((event) -> !event.text().equals("joins")).toList(), member,
+				group, from, to);
 	}
 
 	private static boolean membershipWithin(List<History.Event> events, String member, String group, long from,

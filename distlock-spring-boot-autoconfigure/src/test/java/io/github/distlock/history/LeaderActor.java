@@ -8,7 +8,9 @@ import java.util.Random;
  * operations from its own seeded {@link Random} (operation n is the same in every run
  * with the seed): work under the tenure of a group it leads (written to the fenced store
  * with the epoch, as a leader fences what it writes), relinquish, leave, join again, wait
- * for leadership. Some work pauses for long (a GC, say) while the tenure is open.
+ * for leadership. Some work pauses for long (a GC, say) while the tenure is open. In the
+ * run's calm phase ({@link CheckerRun#calm()}) it only joins the groups it is not in and
+ * works under the tenures it has.
  */
 final class LeaderActor implements Runnable {
 
@@ -62,7 +64,17 @@ final class LeaderActor implements Runnable {
 	private void step(int op) throws Exception {
 		String group = CheckerRun.group(this.random.nextInt(CheckerRun.GROUPS));
 		int choice = this.random.nextInt(100);
-		if (!this.member.joined(group)) {
+		if (this.run.calm()) {
+			// The calm phase: join, and work while leading; nothing else.
+			if (!this.member.joined(group)) {
+				membership(op, group, "joins");
+				this.member.join(group);
+			}
+			else if (this.member.leads(group)) {
+				work(op, group);
+			}
+		}
+		else if (!this.member.joined(group)) {
 			if (choice < 70) {
 				membership(op, group, "joins");
 				this.member.join(group);

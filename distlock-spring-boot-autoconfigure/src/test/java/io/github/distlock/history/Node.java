@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.state.ConnectionState;
 import org.jspecify.annotations.Nullable;
 
@@ -13,7 +14,10 @@ import io.github.distlock.curator.CuratorLocks;
  * One client of a checker run: a Curator client with a session of its own and, for a
  * distlock node, the engine on it ({@code null} for a raw Curator client). Records its
  * connection-state changes, which tell {@link HistoryAnalysis} when its holds were in
- * doubt.
+ * doubt, and the answers its client got to deletes sent in the background without a
+ * callback (the engine's deletes of nodes nobody holds, and Curator's retries of
+ * guaranteed deletes), which tell {@link LatchPresence} that a node was deleted by its
+ * owner.
  */
 final class Node {
 
@@ -29,6 +33,8 @@ final class Node {
 
 	private final List<Change> changes = new ArrayList<>();
 
+	private final List<String> deleted = new ArrayList<>();
+
 	Node(int index, String name, CuratorFramework client, @Nullable CuratorLocks locks, boolean throughRelay,
 			History history) {
 		this.index = index;
@@ -42,6 +48,23 @@ final class Node {
 				this.changes.add(new Change(state, event.nanos()));
 			}
 		});
+		client.getCuratorListenable().addListener((source, event) -> {
+			if (event.getType() == CuratorEventType.DELETE && event.getPath() != null) {
+				synchronized (this.deleted) {
+					this.deleted.add(event.getPath());
+				}
+			}
+		});
+	}
+
+	/**
+	 * Whether the client was answered (whatever the answer) for a delete it sent in the
+	 * background of a path ending with the given one.
+	 */
+	boolean deleteAnswered(String pathEnd) {
+		synchronized (this.deleted) {
+			return this.deleted.stream().anyMatch((path) -> path.endsWith(pathEnd));
+		}
 	}
 
 	List<Change> changes() {

@@ -47,6 +47,7 @@ class PlantedLeadershipDefectsCheckerTests {
 		for (long seed = Long.parseLong(range[0]); seed <= Long.parseLong(range[1]); seed++) {
 			CheckerRun run = new CheckerRun(new CheckerRun.Settings(seed, duration, 3, 3, 2, 2, true, true));
 			CheckerRun.Result result = run.execute();
+			HistoryCheckerTests.dump(run, seed);
 			System.out.println("[measure] " + result.report());
 			String line = "seed " + seed + ": " + result.violations().size() + " violation(s) " + result.byCategory();
 			System.out.println("[planted] " + defect + ", " + line);

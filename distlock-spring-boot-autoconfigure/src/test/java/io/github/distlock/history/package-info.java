@@ -20,9 +20,14 @@
  * {@link io.github.distlock.history.LeadershipAnalysis}; an observer client that no fault
  * is aimed at lists the groups' latch nodes, and
  * {@link io.github.distlock.history.LatchPresence} judges that every connected member
- * keeps its node (of its current session, none of an earlier one). Faults include
- * sessions expired by their client while the server keeps them and the quorum away past
- * the session timeout; one distlock member leads under the {@code LOST} policy.
+ * keeps its node of its current session, and deletes every node of an earlier session it
+ * is seen with once its client reported that session lost and connected in a new one
+ * (judged from the delete answers its client got, with no time bound, see
+ * {@link io.github.distlock.history.Node}); a calm leadership phase in each run (no
+ * membership changes, the sessions of a waiting and of a leading member ended on their
+ * clients, no other fault) gives the presence rule quiet windows. Faults include sessions
+ * expired by their client while the server keeps them and the quorum away past the
+ * session timeout; one distlock member leads under the {@code LOST} policy.
  * {@link io.github.distlock.history.PlantedLeadershipDefectsCheckerTests} (opt-in) plants
  * fixed leadership defects back into the engine and reports on which seeds the checker
  * finds them. Built on the shared test support ({@code Faults}, {@code ServerWatches},
