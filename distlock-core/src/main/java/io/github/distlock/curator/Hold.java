@@ -91,14 +91,24 @@ final class Hold implements LockHandle, Session.Held {
 		return Optional.of(this.state.node().path());
 	}
 
+	/**
+	 * What the holder should know now, as its {@link HoldState} judges it: lost if the
+	 * session that owns the node was replaced, whether or not an event said so yet.
+	 */
 	@Override
 	public LockState state() {
-		return this.engine.session().stateOf(this);
+		LockState judged;
+		synchronized (this) {
+			judged = this.state.judge(this.engine.session());
+		}
+		if (judged == LockState.LOST) {
+			endWithSession();
+		}
+		return judged;
 	}
 
 	/** The state as last set, without asking whether the session is still the same. */
-	@Override
-	public synchronized LockState currentState() {
+	synchronized LockState currentState() {
 		return this.state.state();
 	}
 
@@ -176,12 +186,26 @@ final class Hold implements LockHandle, Session.Held {
 				return;
 			}
 		}
-		lost();
+		endWithSession();
+	}
+
+	/**
+	 * Curator reported a session lost: the hold is lost, unless its node's session is
+	 * evidently alive (connected now through the node's handle), when the loss is about
+	 * an earlier session, reported late.
+	 */
+	@Override
+	public void lost() {
+		synchronized (this) {
+			if (this.state.isLive(this.engine.session())) {
+				return;
+			}
+		}
+		endWithSession();
 	}
 
 	/** The session that owns the node ended: the hold is lost, and its loss reported. */
-	@Override
-	public void lost() {
+	private void endWithSession() {
 		if (end()) {
 			this.engine.session().reportLoss(this);
 		}

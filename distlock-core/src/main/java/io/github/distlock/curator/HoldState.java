@@ -10,7 +10,9 @@ import io.github.distlock.core.LockState;
  * {@link io.github.distlock.core.ConnectionLossPolicy#SUSPENDED}.</li>
  * <li>Confirmed within the same session: in doubt becomes held again.</li>
  * <li>The session that owns the node ended (reported, or seen as Curator's replaced
- * handle): held or in doubt becomes lost.</li>
+ * handle): held or in doubt becomes lost. A loss reported while the client is connected
+ * through the node's handle is about an earlier session ({@link #isLive}): it changes
+ * nothing.</li>
  * <li>Released by its holder: any state becomes released.</li>
  * </ul>
  * Its fencing token is the lock's token, or the tenure's epoch. Guarded by its owner's
@@ -49,7 +51,15 @@ final class HoldState {
 
 	/** Whether the node belongs to the session in use. */
 	boolean isOf(Session session) {
-		return this.node.clientInstance() == session.clientInstance();
+		return session.isOf(this.node);
+	}
+
+	/**
+	 * Whether the node's session is evidently alive (the client connected now through the
+	 * node's handle): a session loss reported now is about an earlier session.
+	 */
+	boolean isLive(Session session) {
+		return session.isLive(this.node);
 	}
 
 	/**

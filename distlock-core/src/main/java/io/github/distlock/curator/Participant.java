@@ -201,9 +201,10 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		// restarted server keeps it one more session timeout; a client may give up on
 		// its session first) keeps the node first in the queue until then: it is deleted,
 		// as LeaderLatch's reset does. A waiting position finds its node of the old
-		// session on resume.
+		// session on resume. A node of a session evidently alive (connected now through
+		// its handle) stays: the loss, reported late, is about an earlier session.
 		LockNode node = this.node;
-		if (node != null) {
+		if (node != null && !this.engine.session().isLive(node)) {
 			this.tenure.end();
 			this.node = null;
 			if (!PlantedDefects.lostKeepsOldNode) {

@@ -33,7 +33,9 @@ import io.github.distlock.core.LockState;
  * A hold is lost when the session that owns its node ends, whether or not Curator
  * reported it yet: Curator replaces its ZooKeeper handle when the session expires, so a
  * node made through an older handle ({@link #clientInstance()}) belongs to a dead
- * session.
+ * session. Curator reports a loss on a thread of its own, possibly after it connected in
+ * a new session: what follows the session judges whether the loss is about its node's
+ * session ({@link Session#isLive}), so a late loss ends nothing of the new session.
  */
 final class SessionWatch implements Session {
 
@@ -125,9 +127,11 @@ final class SessionWatch implements Session {
 		switch (state) {
 			case SUSPENDED -> everyBound(SessionBound::suspended);
 			case LOST -> {
+				// Each judges whether the loss is about its node's session: Curator may
+				// report it after it connected in a new session.
 				everyBound(SessionBound::lost);
-				// Their nodes died with the session.
-				this.requests.lost();
+				// Their nodes died with the session, unless made in a live one.
+				this.requests.lost(this::isLive);
 			}
 			case CONNECTED, RECONNECTED -> {
 				this.everConnected = true;
@@ -318,10 +322,7 @@ final class SessionWatch implements Session {
 			}
 		}
 		// The session may have expired, or the connection dropped, since the grant.
-		if (!isCurrent(hold)) {
-			hold.lost();
-		}
-		else if (!isConnected()) {
+		if (hold.state() != LockState.LOST && !isConnected()) {
 			hold.suspended();
 		}
 	}
@@ -329,24 +330,6 @@ final class SessionWatch implements Session {
 	/** The holds followed now. */
 	Set<Held> holds() {
 		return this.holds;
-	}
-
-	/**
-	 * Return what the holder should know about a hold now: its state, or lost if the
-	 * session that owns its node was replaced, whether or not an event said so yet.
-	 */
-	@Override
-	public LockState stateOf(Held hold) {
-		LockState state = hold.currentState();
-		if ((state == LockState.HELD || state == LockState.IN_DOUBT) && !isCurrent(hold)) {
-			hold.lost();
-			return LockState.LOST;
-		}
-		return state;
-	}
-
-	private boolean isCurrent(Held hold) {
-		return hold.node().clientInstance() == clientInstance();
 	}
 
 	/**

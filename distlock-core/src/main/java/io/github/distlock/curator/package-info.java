@@ -63,7 +63,20 @@
  * belongs to was replaced; an acquisition resumes its positions; a participant's tenure
  * follows the same policy (below). A hold and a tenure decide it by the same
  * {@link io.github.distlock.curator.HoldState} (held, in doubt, lost, released; the
- * fencing token, a tenure's epoch).
+ * fencing token, a tenure's epoch), which alone judges a hold lost when Curator replaced
+ * its node's session.
+ * <p>
+ * Curator reports a session's loss on a thread of its own, after the events before it,
+ * and may do so after it already connected in a new session and a node was granted there.
+ * So a loss ends only what belongs to an ended session: a node made through the ZooKeeper
+ * handle in use now, while the client is connected, belongs to a session evidently alive
+ * ({@code Session#isLive}), and the loss is about an earlier one. A hold, a participant's
+ * node and a release waiting for the connection each judge it so; an acquisition in
+ * flight does nothing on a loss (its position finds its node gone when it resumes).
+ * Before Curator replaced the expired handle the client is not connected, so the loss
+ * ends the nodes of that handle. ({@code LateSessionLossTests} holds the loss up until
+ * the new session holds a lock, leads, waits and follows: only the old session's hold and
+ * tenure end.)
  * <h2>Closing</h2> {@link io.github.distlock.curator.CuratorLocks#close()} ends every
  * acquisition in flight at once with a {@code LockAcquisitionException} saying the locks
  * were closed, and refuses later ones the same way. A hold still held is not ended: it
@@ -357,6 +370,14 @@
  * <td>revoked told; the old node deleted (a server may keep the old session a while);
  * queued with a new node once the connection is back</td>
  * <td>{@code LeadershipSessionLossTests}, {@code LeadershipFaultTests}</td>
+ * </tr>
+ * <tr>
+ * <td>leading, or queued, in a new session</td>
+ * <td>the loss of the earlier session, told after the client connected in the new
+ * one</td>
+ * <td>unchanged: leading with the same epoch, no revoked told; a follower keeps its
+ * node</td>
+ * <td>{@code LateSessionLossTests}</td>
  * </tr>
  * <tr>
  * <td>leading</td>
