@@ -152,6 +152,12 @@ final class Hold implements LockHandle, Session.Held {
 	 */
 	@Override
 	public void suspended() {
+		synchronized (this) {
+			// Told late, about an earlier session.
+			if (this.state.isOfLaterSession(this.engine.session())) {
+				return;
+			}
+		}
 		if (suspend(this.engine.session().suspendedIsLost())) {
 			this.engine.session().reportLoss(this);
 		}
@@ -190,14 +196,13 @@ final class Hold implements LockHandle, Session.Held {
 	}
 
 	/**
-	 * Curator reported a session lost: the hold is lost, unless its node's session is
-	 * evidently alive (connected now through the node's handle), when the loss is about
-	 * an earlier session, reported late.
+	 * Curator reported a session lost: the hold is lost, unless its node was made in a
+	 * later session, when the loss is about an earlier one, told late.
 	 */
 	@Override
 	public void lost() {
 		synchronized (this) {
-			if (this.state.isLive(this.engine.session())) {
+			if (this.state.isOfLaterSession(this.engine.session())) {
 				return;
 			}
 		}

@@ -10,8 +10,8 @@ import io.github.distlock.core.LockState;
  * {@link io.github.distlock.core.ConnectionLossPolicy#SUSPENDED}.</li>
  * <li>Confirmed within the same session: in doubt becomes held again.</li>
  * <li>The session that owns the node ended (reported, or seen as Curator's replaced
- * handle): held or in doubt becomes lost. A loss reported while the client is connected
- * through the node's handle is about an earlier session ({@link #isLive}): it changes
+ * handle): held or in doubt becomes lost. A suspension or loss told after the node was
+ * made in a later session is about an earlier one ({@link #isOfLaterSession}): it changes
  * nothing.</li>
  * <li>Released by its holder: any state becomes released.</li>
  * </ul>
@@ -54,12 +54,17 @@ final class HoldState {
 		return session.isOf(this.node);
 	}
 
-	/**
-	 * Whether the node's session is evidently alive (the client connected now through the
-	 * node's handle): a session loss reported now is about an earlier session.
-	 */
+	/** Whether the client is connected now through the node's handle. */
 	boolean isLive(Session session) {
 		return session.isLive(this.node);
+	}
+
+	/**
+	 * Whether the node was made in a session later than the one a suspension or loss told
+	 * now is about ({@link Session#isOfLaterSession}): the event changes nothing.
+	 */
+	boolean isOfLaterSession(Session session) {
+		return session.isOfLaterSession(this.node);
 	}
 
 	/**

@@ -64,14 +64,21 @@ interface Session {
 	}
 
 	/**
-	 * Whether the session that owns a node is evidently alive: the client is connected
-	 * now, through the ZooKeeper handle the node was made with. A session loss Curator
-	 * reports then is about an earlier session: it reports on a thread of its own, and
-	 * may do so after it connected in a new session.
+	 * Whether the client is connected now, through the ZooKeeper handle a node was made
+	 * with.
 	 */
 	default boolean isLive(LockNode node) {
 		return isOf(node) && isConnected();
 	}
+
+	/**
+	 * Whether a node was made through a ZooKeeper handle newer than the one whose
+	 * connection was told last. Curator tells connection events on a thread of its own,
+	 * in order, and tells a handle's connection before any answer through it: a
+	 * suspension or loss told now is about the handle connected last or an earlier one,
+	 * never about this node's session.
+	 */
+	boolean isOfLaterSession(LockNode node);
 
 	/** The servers the client connects to, for messages. */
 	String connectString();

@@ -33,9 +33,10 @@ import io.github.distlock.core.LockState;
  * A hold is lost when the session that owns its node ends, whether or not Curator
  * reported it yet: Curator replaces its ZooKeeper handle when the session expires, so a
  * node made through an older handle ({@link #clientInstance()}) belongs to a dead
- * session. Curator reports a loss on a thread of its own, possibly after it connected in
- * a new session: what follows the session judges whether the loss is about its node's
- * session ({@link Session#isLive}), so a late loss ends nothing of the new session.
+ * session. Curator tells a suspension or a loss on a thread of its own, possibly after a
+ * node was made in a new session: what follows the session judges whether the event is
+ * about its node's session ({@link Session#isOfLaterSession}), so an event told late ends
+ * nothing of the new session.
  */
 final class SessionWatch implements Session {
 
@@ -84,10 +85,14 @@ final class SessionWatch implements Session {
 	// closed (the listener then goes once no hold follows the session).
 	private boolean listening;
 
+	// The handle in use when a connection was told last (events are told one at a time).
+	private volatile long toldInstance;
+
 	private boolean closing;
 
 	/** Start following the client's connection state. */
 	void start() {
+		this.toldInstance = clientInstance();
 		synchronized (this) {
 			this.client.getConnectionStateListenable().addListener(this.listener);
 			this.listening = true;
@@ -128,12 +133,15 @@ final class SessionWatch implements Session {
 			case SUSPENDED -> everyBound(SessionBound::suspended);
 			case LOST -> {
 				// Each judges whether the loss is about its node's session: Curator may
-				// report it after it connected in a new session.
+				// tell it after a node was made in a new session.
 				everyBound(SessionBound::lost);
-				// Their nodes died with the session, unless made in a live one.
-				this.requests.lost(this::isLive);
+				// Their nodes died with the session, unless made in a later one.
+				this.requests.lost(this::isOfLaterSession);
 			}
 			case CONNECTED, RECONNECTED -> {
+				// Read now, so maybe newer than the handle connected: a later suspension
+				// or loss then ends more, never less.
+				this.toldInstance = clientInstance();
 				this.everConnected = true;
 				prepareNamespace();
 				this.holds.forEach(Held::reconnected);
@@ -211,6 +219,11 @@ final class SessionWatch implements Session {
 	@Override
 	public long clientInstance() {
 		return this.client.getZookeeperClient().getInstanceIndex();
+	}
+
+	@Override
+	public boolean isOfLaterSession(LockNode node) {
+		return node.clientInstance() > this.toldInstance;
 	}
 
 	/** The servers the client connects to, for messages. */

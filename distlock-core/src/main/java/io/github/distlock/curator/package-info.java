@@ -66,17 +66,19 @@
  * fencing token, a tenure's epoch), which alone judges a hold lost when Curator replaced
  * its node's session.
  * <p>
- * Curator reports a session's loss on a thread of its own, after the events before it,
- * and may do so after it already connected in a new session and a node was granted there.
- * So a loss ends only what belongs to an ended session: a node made through the ZooKeeper
- * handle in use now, while the client is connected, belongs to a session evidently alive
- * ({@code Session#isLive}), and the loss is about an earlier one. A hold, a participant's
- * node and a release waiting for the connection each judge it so; an acquisition in
- * flight does nothing on a loss (its position finds its node gone when it resumes).
- * Before Curator replaced the expired handle the client is not connected, so the loss
- * ends the nodes of that handle. ({@code LateSessionLossTests} holds the loss up until
- * the new session holds a lock, leads, waits and follows: only the old session's hold and
- * tenure end.)
+ * Curator tells connection events on a thread of its own, one at a time and in order, and
+ * tells a new ZooKeeper handle's connection before any answer through it reaches the
+ * engine; but it may tell a session's suspension or loss after it already connected in a
+ * new session and a node was granted there. So the session watch notes the handle in use
+ * at each connection it is told, and a suspension or loss ends only what was made through
+ * that handle or an earlier one: a node made through a newer handle belongs to a later
+ * session ({@code Session#isOfLaterSession}), and the event is about an earlier one. A
+ * hold, a participant's node and a release waiting for the connection each judge it so;
+ * an acquisition in flight does nothing on a loss (its position finds its node gone when
+ * it resumes). The handle is read when the connection is told, so it may be newer than
+ * the one that connected: the rule then ends more, never less. ({@code
+ * LateSessionLossTests} holds the events up until the new session holds a lock, leads,
+ * waits and follows: only the old session's hold and tenure end.)
  * <h2>Closing</h2> {@link io.github.distlock.curator.CuratorLocks#close()} ends every
  * acquisition in flight at once with a {@code LockAcquisitionException} saying the locks
  * were closed, and refuses later ones the same way. A hold still held is not ended: it
