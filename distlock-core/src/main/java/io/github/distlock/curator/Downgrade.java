@@ -44,8 +44,8 @@ record Downgrade(Hold write) {
 	 * holds only if it belongs to the write lock's session and the write lock is still
 	 * held.
 	 */
-	@Nullable LockLostException lostAtGrant(long session, Session sessions) {
-		if (session == this.write.node().session() && sessions.stateOf(this.write) == LockState.HELD) {
+	@Nullable LockLostException lostAtGrant(long session) {
+		if (session == this.write.node().session() && this.write.state() == LockState.HELD) {
 			return null;
 		}
 		return new LockLostException("The write lock '" + this.write.path() + "' was lost or released before its "

@@ -91,14 +91,24 @@ final class Hold implements LockHandle, Session.Held {
 		return Optional.of(this.state.node().path());
 	}
 
+	/**
+	 * What the holder should know now, as its {@link HoldState} judges it: lost if the
+	 * session that owns the node was replaced, whether or not an event said so yet.
+	 */
 	@Override
 	public LockState state() {
-		return this.engine.session().stateOf(this);
+		LockState judged;
+		synchronized (this) {
+			judged = this.state.judge(this.engine.session());
+		}
+		if (judged == LockState.LOST) {
+			endWithSession();
+		}
+		return judged;
 	}
 
 	/** The state as last set, without asking whether the session is still the same. */
-	@Override
-	public synchronized LockState currentState() {
+	synchronized LockState currentState() {
 		return this.state.state();
 	}
 
@@ -142,6 +152,12 @@ final class Hold implements LockHandle, Session.Held {
 	 */
 	@Override
 	public void suspended() {
+		synchronized (this) {
+			// Told late, about an earlier session.
+			if (this.state.isOfLaterSession(this.engine.session())) {
+				return;
+			}
+		}
 		if (suspend(this.engine.session().suspendedIsLost())) {
 			this.engine.session().reportLoss(this);
 		}
@@ -176,12 +192,25 @@ final class Hold implements LockHandle, Session.Held {
 				return;
 			}
 		}
-		lost();
+		endWithSession();
+	}
+
+	/**
+	 * Curator reported a session lost: the hold is lost, unless its node was made in a
+	 * later session, when the loss is about an earlier one, told late.
+	 */
+	@Override
+	public void lost() {
+		synchronized (this) {
+			if (this.state.isOfLaterSession(this.engine.session())) {
+				return;
+			}
+		}
+		endWithSession();
 	}
 
 	/** The session that owns the node ended: the hold is lost, and its loss reported. */
-	@Override
-	public void lost() {
+	private void endWithSession() {
 		if (end()) {
 			this.engine.session().reportLoss(this);
 		}

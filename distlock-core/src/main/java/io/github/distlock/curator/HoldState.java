@@ -10,7 +10,9 @@ import io.github.distlock.core.LockState;
  * {@link io.github.distlock.core.ConnectionLossPolicy#SUSPENDED}.</li>
  * <li>Confirmed within the same session: in doubt becomes held again.</li>
  * <li>The session that owns the node ended (reported, or seen as Curator's replaced
- * handle): held or in doubt becomes lost.</li>
+ * handle): held or in doubt becomes lost. A suspension or loss told after the node was
+ * made in a later session is about an earlier one ({@link #isOfLaterSession}): it changes
+ * nothing.</li>
  * <li>Released by its holder: any state becomes released.</li>
  * </ul>
  * Its fencing token is the lock's token, or the tenure's epoch. Guarded by its owner's
@@ -49,7 +51,20 @@ final class HoldState {
 
 	/** Whether the node belongs to the session in use. */
 	boolean isOf(Session session) {
-		return this.node.clientInstance() == session.clientInstance();
+		return session.isOf(this.node);
+	}
+
+	/** Whether the client is connected now through the node's handle. */
+	boolean isLive(Session session) {
+		return session.isLive(this.node);
+	}
+
+	/**
+	 * Whether the node was made in a session later than the one a suspension or loss told
+	 * now is about ({@link Session#isOfLaterSession}): the event changes nothing.
+	 */
+	boolean isOfLaterSession(Session session) {
+		return session.isOfLaterSession(this.node);
 	}
 
 	/**

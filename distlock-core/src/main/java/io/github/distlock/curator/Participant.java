@@ -192,7 +192,12 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 
 	@Override
 	public synchronized void suspended() {
-		this.tenure.suspended();
+		// A suspension told after our node was made in a later session is about an
+		// earlier one.
+		LockNode node = this.node;
+		if (node == null || !this.engine.session().isOfLaterSession(node)) {
+			this.tenure.suspended();
+		}
 	}
 
 	@Override
@@ -201,9 +206,10 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		// restarted server keeps it one more session timeout; a client may give up on
 		// its session first) keeps the node first in the queue until then: it is deleted,
 		// as LeaderLatch's reset does. A waiting position finds its node of the old
-		// session on resume.
+		// session on resume. A node made in a later session stays: the loss, told late,
+		// is about an earlier one.
 		LockNode node = this.node;
-		if (node != null) {
+		if (node != null && !this.engine.session().isOfLaterSession(node)) {
 			this.tenure.end();
 			this.node = null;
 			if (!PlantedDefects.lostKeepsOldNode) {

@@ -286,7 +286,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			return;
 		}
 		if (this.downgrade != null && !PlantedDefects.downgradeUncheckedAtGrant) {
-			LockLostException lost = this.downgrade.lostAtGrant(this.session, this.engine.session());
+			LockLostException lost = this.downgrade.lostAtGrant(this.session);
 			if (lost != null) {
 				failed(lost);
 				return;

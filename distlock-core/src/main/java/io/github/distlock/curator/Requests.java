@@ -2,6 +2,7 @@ package io.github.distlock.curator;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -78,9 +79,15 @@ final class Requests {
 		return this.unconfirmedReleases.size();
 	}
 
-	/** The session ended: the nodes of the releases waiting for it died with it. */
-	void lost() {
+	/**
+	 * A session ended: the nodes of the releases waiting for it died with it, unless made
+	 * in a session evidently alive (the loss was about an earlier one, reported late).
+	 */
+	void lost(Predicate<LockNode> live) {
 		for (Session.Held hold : this.unconfirmedReleases) {
+			if (live.test(hold.node())) {
+				continue;
+			}
 			this.unconfirmedReleases.remove(hold);
 			hold.released().complete(null);
 		}

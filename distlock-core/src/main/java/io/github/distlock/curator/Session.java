@@ -55,6 +55,31 @@ interface Session {
 	/** Curator's index of the ZooKeeper handle (and so of the session) in use now. */
 	long clientInstance();
 
+	/**
+	 * Whether a node was made through the ZooKeeper handle (so in the session) in use
+	 * now.
+	 */
+	default boolean isOf(LockNode node) {
+		return node.clientInstance() == clientInstance();
+	}
+
+	/**
+	 * Whether the client is connected now, through the ZooKeeper handle a node was made
+	 * with.
+	 */
+	default boolean isLive(LockNode node) {
+		return isOf(node) && isConnected();
+	}
+
+	/**
+	 * Whether a node was made through a ZooKeeper handle newer than the one whose
+	 * connection was told last. Curator tells connection events on a thread of its own,
+	 * in order, and tells a handle's connection before any answer through it: a
+	 * suspension or loss told now is about the handle connected last or an earlier one,
+	 * never about this node's session.
+	 */
+	boolean isOfLaterSession(LockNode node);
+
 	/** The servers the client connects to, for messages. */
 	String connectString();
 
@@ -81,12 +106,6 @@ interface Session {
 	/** Start following a new hold's session. */
 	void register(Held hold);
 
-	/**
-	 * What the holder should know about a hold now: its state, or lost if the session
-	 * that owns its node was replaced.
-	 */
-	LockState stateOf(Held hold);
-
 	/** Tell the holder's listeners and the loss listeners that a hold was lost. */
 	void reportLoss(Held hold);
 
@@ -112,9 +131,10 @@ interface Session {
 		LockNode node();
 
 		/**
-		 * The state as last set, without asking whether the session is still the same.
+		 * What the holder should know now: the state, or lost if the session that owns
+		 * the node was replaced, whether or not an event said so yet.
 		 */
-		LockState currentState();
+		LockState state();
 
 		/** Completed when ZooKeeper confirmed the node is gone. */
 		CompletableFuture<Void> released();

@@ -33,7 +33,10 @@ import io.github.distlock.core.LockState;
  * A hold is lost when the session that owns its node ends, whether or not Curator
  * reported it yet: Curator replaces its ZooKeeper handle when the session expires, so a
  * node made through an older handle ({@link #clientInstance()}) belongs to a dead
- * session.
+ * session. Curator tells a suspension or a loss on a thread of its own, possibly after a
+ * node was made in a new session: what follows the session judges whether the event is
+ * about its node's session ({@link Session#isOfLaterSession}), so an event told late ends
+ * nothing of the new session.
  */
 final class SessionWatch implements Session {
 
@@ -82,10 +85,14 @@ final class SessionWatch implements Session {
 	// closed (the listener then goes once no hold follows the session).
 	private boolean listening;
 
+	// The handle in use when a connection was told last (events are told one at a time).
+	private volatile long toldInstance;
+
 	private boolean closing;
 
 	/** Start following the client's connection state. */
 	void start() {
+		this.toldInstance = clientInstance();
 		synchronized (this) {
 			this.client.getConnectionStateListenable().addListener(this.listener);
 			this.listening = true;
@@ -125,11 +132,16 @@ final class SessionWatch implements Session {
 		switch (state) {
 			case SUSPENDED -> everyBound(SessionBound::suspended);
 			case LOST -> {
+				// Each judges whether the loss is about its node's session: Curator may
+				// tell it after a node was made in a new session.
 				everyBound(SessionBound::lost);
-				// Their nodes died with the session.
-				this.requests.lost();
+				// Their nodes died with the session, unless made in a later one.
+				this.requests.lost(this::isOfLaterSession);
 			}
 			case CONNECTED, RECONNECTED -> {
+				// Read now, so maybe newer than the handle connected: a later suspension
+				// or loss then ends more, never less.
+				this.toldInstance = clientInstance();
 				this.everConnected = true;
 				prepareNamespace();
 				this.holds.forEach(Held::reconnected);
@@ -207,6 +219,11 @@ final class SessionWatch implements Session {
 	@Override
 	public long clientInstance() {
 		return this.client.getZookeeperClient().getInstanceIndex();
+	}
+
+	@Override
+	public boolean isOfLaterSession(LockNode node) {
+		return node.clientInstance() > this.toldInstance;
 	}
 
 	/** The servers the client connects to, for messages. */
@@ -318,10 +335,7 @@ final class SessionWatch implements Session {
 			}
 		}
 		// The session may have expired, or the connection dropped, since the grant.
-		if (!isCurrent(hold)) {
-			hold.lost();
-		}
-		else if (!isConnected()) {
+		if (hold.state() != LockState.LOST && !isConnected()) {
 			hold.suspended();
 		}
 	}
@@ -329,24 +343,6 @@ final class SessionWatch implements Session {
 	/** The holds followed now. */
 	Set<Held> holds() {
 		return this.holds;
-	}
-
-	/**
-	 * Return what the holder should know about a hold now: its state, or lost if the
-	 * session that owns its node was replaced, whether or not an event said so yet.
-	 */
-	@Override
-	public LockState stateOf(Held hold) {
-		LockState state = hold.currentState();
-		if ((state == LockState.HELD || state == LockState.IN_DOUBT) && !isCurrent(hold)) {
-			hold.lost();
-			return LockState.LOST;
-		}
-		return state;
-	}
-
-	private boolean isCurrent(Held hold) {
-		return hold.node().clientInstance() == clientInstance();
 	}
 
 	/**

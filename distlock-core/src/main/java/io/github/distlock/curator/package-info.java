@@ -63,7 +63,22 @@
  * belongs to was replaced; an acquisition resumes its positions; a participant's tenure
  * follows the same policy (below). A hold and a tenure decide it by the same
  * {@link io.github.distlock.curator.HoldState} (held, in doubt, lost, released; the
- * fencing token, a tenure's epoch).
+ * fencing token, a tenure's epoch), which alone judges a hold lost when Curator replaced
+ * its node's session.
+ * <p>
+ * Curator tells connection events on a thread of its own, one at a time and in order, and
+ * tells a new ZooKeeper handle's connection before any answer through it reaches the
+ * engine; but it may tell a session's suspension or loss after it already connected in a
+ * new session and a node was granted there. So the session watch notes the handle in use
+ * at each connection it is told, and a suspension or loss ends only what was made through
+ * that handle or an earlier one: a node made through a newer handle belongs to a later
+ * session ({@code Session#isOfLaterSession}), and the event is about an earlier one. A
+ * hold, a participant's node and a release waiting for the connection each judge it so;
+ * an acquisition in flight does nothing on a loss (its position finds its node gone when
+ * it resumes). The handle is read when the connection is told, so it may be newer than
+ * the one that connected: the rule then ends more, never less. ({@code
+ * LateSessionLossTests} holds the events up until the new session holds a lock, leads,
+ * waits and follows: only the old session's hold and tenure end.)
  * <h2>Closing</h2> {@link io.github.distlock.curator.CuratorLocks#close()} ends every
  * acquisition in flight at once with a {@code LockAcquisitionException} saying the locks
  * were closed, and refuses later ones the same way. A hold still held is not ended: it
@@ -357,6 +372,14 @@
  * <td>revoked told; the old node deleted (a server may keep the old session a while);
  * queued with a new node once the connection is back</td>
  * <td>{@code LeadershipSessionLossTests}, {@code LeadershipFaultTests}</td>
+ * </tr>
+ * <tr>
+ * <td>leading, or queued, in a new session</td>
+ * <td>the loss of the earlier session, told after the client connected in the new
+ * one</td>
+ * <td>unchanged: leading with the same epoch, no revoked told; a follower keeps its
+ * node</td>
+ * <td>{@code LateSessionLossTests}</td>
  * </tr>
  * <tr>
  * <td>leading</td>

@@ -1,0 +1,183 @@
+package io.github.distlock.curator;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.HeldLock;
+import io.github.distlock.core.LeadershipGrantedEvent;
+import io.github.distlock.core.LeadershipRevokedEvent;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockParticipant;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockState;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.NodeOptions;
+import io.github.distlock.testsupport.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Curator reports a session's loss on a thread of its own, after the events before it:
+ * the loss may come after the client connected in a new session and was granted there.
+ * Such a late loss ends what the ended session held, and nothing of the new session.
+ */
+class LateSessionLossTests {
+
+	private static final Duration WITHIN = Duration.ofSeconds(20);
+
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+
+	/**
+	 * The application's client has a listener of its own that holds up Curator's events
+	 * from the first about the session's end (Curator calls the listeners of one event in
+	 * no fixed order, so it holds up the suspension, which comes before the loss), until
+	 * the client is connected in a new session and a lock, a leadership, a waiting
+	 * acquisition and a follower are taken there. The loss, told then, ends the hold and
+	 * the tenure of the old session only. Under the policy {@code SUSPENDED} the
+	 * suspension ends them too, and it reaches the engine late as well when Curator calls
+	 * the engine's listener after this one (the order is Curator's).
+	 */
+	@ParameterizedTest
+	@EnumSource(ConnectionLossPolicy.class)
+	void aLossToldAfterTheNewSessionConnectedEndsOnlyWhatTheOldSessionHeld(ConnectionLossPolicy policy)
+			throws Exception {
+		NodeOptions options = this.zookeeper.options().withConnectionLossPolicy(policy);
+		CuratorFramework client = this.zookeeper.nodes().register(options.startClient(this.zookeeper.connectString()));
+		CountDownLatch letGo = new CountDownLatch(1);
+		AtomicReference<ConnectionState> heldUp = new AtomicReference<>();
+		List<ConnectionState> told = new CopyOnWriteArrayList<>();
+		client.getConnectionStateListenable().addListener((c, state) -> {
+			told.add(state);
+			if ((state == ConnectionState.SUSPENDED || state == ConnectionState.LOST)
+					&& heldUp.compareAndSet(null, state)) {
+				try {
+					letGo.await(WITHIN.toMillis() * 2, TimeUnit.MILLISECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		});
+		CuratorLocks locks = this.zookeeper.nodes().register(options.createLocks(client));
+		List<HeldLock> losses = new CopyOnWriteArrayList<>();
+		locks.addLossListener(losses::add);
+		CuratorLeadership leadership = this.zookeeper.nodes().register(new CuratorLeadership(locks));
+		RecordedLeadershipEvents events = new RecordedLeadershipEvents();
+		leadership.addListener(events);
+		CuratorLocks other = this.zookeeper.newNode();
+		CuratorLeadership otherLeadership = this.zookeeper.nodes().register(new CuratorLeadership(other));
+		CuratorFramework observer = this.zookeeper.newClient();
+		await().atMost(WITHIN).until(() -> client.getZookeeperClient().isConnected());
+
+		// The old session: a hold and a leadership.
+		LockHandle old = locks.mutex("old").acquire(WITHIN);
+		leadership.join("before");
+		await().atMost(WITHIN).until(() -> leadership.isLeader("before"));
+		long epochBefore = leadership.epoch("before").getAsLong();
+		otherLeadership.join("followed");
+		await().atMost(WITHIN).until(() -> otherLeadership.isLeader("followed"));
+		LockHandle busy = other.mutex("busy").acquire(WITHIN);
+		long oldSession = session(client);
+
+		Faults.killSession(client);
+		await().atMost(WITHIN).until(() -> client.getZookeeperClient().isConnected() && session(client) != oldSession);
+		assertThat(heldUp.get()).isEqualTo(ConnectionState.SUSPENDED);
+		assertThat(told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
+		long newSession = session(client);
+
+		// The new session, before the engine is told the old one ended: a hold, a leader,
+		// a waiting acquisition, a follower.
+		LockHandle fresh = locks.semaphore("quota", 1).acquire(WITHIN);
+		leadership.join("led");
+		await().atMost(WITHIN).until(() -> leadership.isLeader("led"));
+		long epochLed = leadership.epoch("led").getAsLong();
+		CompletableFuture<LockHandle> waiting = locks.mutex("busy").acquireAsync(WITHIN.multipliedBy(2));
+		await().atMost(WITHIN)
+			.until(() -> ourNode(other.inspect(LockPath.of("busy")).get(0).participants(), newSession) != null);
+		String waitingNode = ourNode(other.inspect(LockPath.of("busy")).get(0).participants(), newSession);
+		leadership.join("followed");
+		await().atMost(WITHIN).until(() -> ourNode(followers(otherLeadership), newSession) != null);
+		String followerNode = ourNode(followers(otherLeadership), newSession);
+		assertThat(told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
+
+		// Curator tells the loss now; once the event after it is told, the engine has
+		// handled the loss.
+		letGo.countDown();
+		await().atMost(WITHIN).until(() -> told.contains(ConnectionState.RECONNECTED));
+		assertThat(told.indexOf(ConnectionState.LOST)).isLessThan(told.indexOf(ConnectionState.RECONNECTED));
+
+		// The hold of the new session holds: its lease node is there, in the new session.
+		assertThat(fresh.state()).isEqualTo(LockState.HELD);
+		Stat lease = observer.checkExists().forPath(fresh.nodePath().orElseThrow());
+		assertThat(lease).isNotNull();
+		assertThat(lease.getEphemeralOwner()).isEqualTo(newSession);
+		// The hold of the old session was lost, and only it was reported.
+		await().atMost(WITHIN).until(() -> !losses.isEmpty());
+		assertThat(losses).extracting((lost) -> lost.path().value()).containsExactly("old");
+		assertThat(old.state()).isEqualTo(LockState.LOST);
+
+		// The leader of the new session leads on, with the same epoch, never revoked; the
+		// leader of the old session was revoked.
+		await().atMost(WITHIN).until(() -> events.contains(new LeadershipRevokedEvent("before", epochBefore)));
+		await().atMost(WITHIN).until(() -> leadership.isLeader("led"));
+		assertThat(leadership.epoch("led").getAsLong()).isEqualTo(epochLed);
+		assertThat(events)
+			.filteredOn((event) -> event instanceof LeadershipGrantedEvent granted && granted.group().equals("led"))
+			.containsExactly(new LeadershipGrantedEvent("led", epochLed));
+		assertThat(events)
+			.filteredOn((event) -> event instanceof LeadershipRevokedEvent revoked && revoked.group().equals("led"))
+			.isEmpty();
+
+		// The follower of the new session keeps its node.
+		assertThat(ourNode(followers(otherLeadership), newSession)).isEqualTo(followerNode);
+
+		// The waiting acquisition of the new session kept its node, and is granted it.
+		assertThat(waiting).isNotDone();
+		busy.close();
+		LockHandle waited = waiting.get(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+		assertThat(waited.nodePath().orElseThrow()).endsWith("/" + waitingNode);
+		assertThat(waited.state()).isEqualTo(LockState.HELD);
+		assertThat(fresh.state()).isEqualTo(LockState.HELD);
+		assertThat(losses).hasSize(1);
+		waited.close();
+		fresh.close();
+		old.close();
+	}
+
+	private static List<LockParticipant> followers(CuratorLeadership leader) {
+		return leader.inspect("followed").participants();
+	}
+
+	private static String ourNode(List<LockParticipant> participants, long session) {
+		return participants.stream()
+			.filter((participant) -> participant.session() == session)
+			.map(LockParticipant::name)
+			.findFirst()
+			.orElse(null);
+	}
+
+	private static long session(CuratorFramework client) {
+		try {
+			return client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
