@@ -156,14 +156,14 @@
  * <td>CONFIRMING</td>
  * <td>the node is gone, or the read fails for want of a connection</td>
  * <td>as "our node is gone" below; STALLED with a node but no stat</td>
- * <td>the history checker</td>
+ * <td>{@code NodeConfirmationTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
  * <td>the node was made through another ZooKeeper handle than the create was sent with
  * (Curator sent it again in a new session)</td>
  * <td>as "our node is gone"</td>
- * <td>the history checker</td>
+ * <td>{@code CreateAnsweredInNewSessionTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
