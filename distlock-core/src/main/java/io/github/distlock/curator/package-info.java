@@ -144,7 +144,8 @@
  * <td>CREATING</td>
  * <td>the create fails for want of a connection</td>
  * <td>STALLED without a node</td>
- * <td>{@code DeadlineWithServerDownTests}, the history checker</td>
+ * <td>{@code DeadlineWithServerDownTests}, {@code LostCreateTests}, the history
+ * checker</td>
  * </tr>
  * <tr>
  * <td>CONFIRMING</td>
@@ -221,7 +222,8 @@
  * connection returned in a new session, ABANDONED: the acquisition starts over at the
  * guard and takes its lease in the session that holds the new guard (a lease made outside
  * it would be counted by nobody and block a permit for the session's life)</td>
- * <td>{@code SemaphoreGuardSessionTests}</td>
+ * <td>{@code LostCreateTests} (a mutex makes it again),
+ * {@code SemaphoreGuardSessionTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
@@ -256,7 +258,8 @@
  * <td>the connection is back (resume)</td>
  * <td>CREATING (no node: parents missing again, or a lost create the owner lets make
  * again), CONFIRMING (no stat) or QUEUED with the queue read again</td>
- * <td>{@code ServerRestartFaultTests}, {@code DeadlineWithServerDownTests}</td>
+ * <td>{@code ServerRestartFaultTests}, {@code DeadlineWithServerDownTests},
+ * {@code LostCreateTests} (a lost create), {@code NodeConfirmationTests} (no stat)</td>
  * </tr>
  * <tr>
  * <td>any but HOLDS</td>
