@@ -212,7 +212,8 @@
  * <td>CREATING with a new node, or ABANDONED when the owner may not queue again (a
  * semaphore lease outside the session of its guard: the acquisition starts over at the
  * guard; a downgrade: the acquisition fails with a {@code LockLostException})</td>
- * <td>{@code SessionExpiryFaultTests}, {@code DowngradeSafetyTests}</td>
+ * <td>{@code DeletedWaiterNodeTests}, {@code SessionExpiryFaultTests},
+ * {@code DowngradeSafetyTests}</td>
  * </tr>
  * <tr>
  * <td>STALLED without a node (the create's answer was lost with the connection)</td>
