@@ -159,7 +159,8 @@
  * <td>CREATING</td>
  * <td>the create fails for want of a connection</td>
  * <td>STALLED without a node</td>
- * <td>{@code DeadlineWithServerDownTests}, the history checker</td>
+ * <td>{@code DeadlineWithServerDownTests}, {@code LostCreateTests}, the history
+ * checker</td>
  * </tr>
  * <tr>
  * <td>CONFIRMING</td>
@@ -171,14 +172,14 @@
  * <td>CONFIRMING</td>
  * <td>the node is gone, or the read fails for want of a connection</td>
  * <td>as "our node is gone" below; STALLED with a node but no stat</td>
- * <td>the history checker</td>
+ * <td>{@code NodeConfirmationTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
  * <td>the node was made through another ZooKeeper handle than the create was sent with
  * (Curator sent it again in a new session)</td>
  * <td>as "our node is gone"</td>
- * <td>the history checker</td>
+ * <td>{@code CreateAnsweredInNewSessionTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
@@ -226,7 +227,8 @@
  * <td>CREATING with a new node, or ABANDONED when the owner may not queue again (a
  * semaphore lease outside the session of its guard: the acquisition starts over at the
  * guard; a downgrade: the acquisition fails with a {@code LockLostException})</td>
- * <td>{@code SessionExpiryFaultTests}, {@code DowngradeSafetyTests}</td>
+ * <td>{@code DeletedWaiterNodeTests}, {@code SessionExpiryFaultTests},
+ * {@code DowngradeSafetyTests}</td>
  * </tr>
  * <tr>
  * <td>STALLED without a node (the create's answer was lost with the connection)</td>
@@ -236,7 +238,8 @@
  * connection returned in a new session, ABANDONED: the acquisition starts over at the
  * guard and takes its lease in the session that holds the new guard (a lease made outside
  * it would be counted by nobody and block a permit for the session's life)</td>
- * <td>{@code SemaphoreGuardSessionTests}</td>
+ * <td>{@code LostCreateTests} (a mutex makes it again),
+ * {@code SemaphoreGuardSessionTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>
@@ -271,7 +274,8 @@
  * <td>the connection is back (resume)</td>
  * <td>CREATING (no node: parents missing again, or a lost create the owner lets make
  * again), CONFIRMING (no stat) or QUEUED with the queue read again</td>
- * <td>{@code ServerRestartFaultTests}, {@code DeadlineWithServerDownTests}</td>
+ * <td>{@code ServerRestartFaultTests}, {@code DeadlineWithServerDownTests},
+ * {@code LostCreateTests} (a lost create), {@code NodeConfirmationTests} (no stat)</td>
  * </tr>
  * <tr>
  * <td>any but HOLDS</td>

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
@@ -17,7 +18,9 @@ import org.apache.zookeeper.KeeperException;
 
 /**
  * Passes a client's requests through, and holds back the answers of queue reads that
- * failed for the lost connection while told to, until {@link #deliverHeld()}.
+ * failed for the lost connection while told to, or of creates that succeeded, until
+ * {@link #deliverHeld()}; runs a hook with the path of a node's stat read before it is
+ * sent.
  */
 final class LateAnswers {
 
@@ -28,6 +31,11 @@ final class LateAnswers {
 	final List<Runnable> held = new CopyOnWriteArrayList<>();
 
 	volatile boolean holdLosses;
+
+	volatile boolean holdCreates;
+
+	volatile Consumer<String> beforeExistsCheck = (path) -> {
+	};
 
 	CuratorFramework wrap(CuratorFramework client) {
 		return (CuratorFramework) wrap(client, List.of(CuratorFramework.class), null);
@@ -72,6 +80,9 @@ final class LateAnswers {
 		if (request != null && request.equals("getChildren") && method.getName().equals("forPath")) {
 			this.reads.incrementAndGet();
 		}
+		if (request != null && request.equals("checkExists") && method.getName().equals("forPath")) {
+			this.beforeExistsCheck.accept((String) args[0]);
+		}
 		Object result;
 		try {
 			result = method.invoke(target, args);
@@ -90,8 +101,11 @@ final class LateAnswers {
 			if (event.getType() == CuratorEventType.GET_DATA && code == KeeperException.Code.OK.intValue()) {
 				this.watchesSet.incrementAndGet();
 			}
-			if (this.holdLosses && event.getType() == CuratorEventType.CHILDREN
-					&& code == KeeperException.Code.CONNECTIONLOSS.intValue()) {
+			boolean lostRead = this.holdLosses && event.getType() == CuratorEventType.CHILDREN
+					&& code == KeeperException.Code.CONNECTIONLOSS.intValue();
+			boolean create = this.holdCreates && event.getType() == CuratorEventType.CREATE
+					&& code == KeeperException.Code.OK.intValue();
+			if (lostRead || create) {
 				this.held.add(() -> {
 					try {
 						callback.processResult(client, event);
