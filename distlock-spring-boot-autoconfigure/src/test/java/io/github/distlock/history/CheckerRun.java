@@ -147,16 +147,18 @@ final class CheckerRun {
 			try {
 				for (int i = 0; i < this.settings.distlockNodes(); i++) {
 					boolean throughRelay = i == this.settings.distlockNodes() - 1;
+					Dispatches dispatches = new Dispatches();
 					CuratorFramework client = clients
-						.client(throughRelay ? relay.getConnectString() : ensemble.connectString());
+						.client(throughRelay ? relay.getConnectString() : ensemble.connectString(), dispatches);
 					CuratorLocks locks = Faults.NODES.createLocks(client);
-					Node node = new Node(i, "node" + i + (throughRelay ? "/relay" : ""), client, locks, throughRelay,
-							this.history);
+					Node node = new Node(i, "node" + i + (throughRelay ? "/relay" : ""), client, dispatches, locks,
+							throughRelay, this.history);
 					locks.addLossListener((held) -> lossReported(node, held));
 					this.nodes.add(node);
 				}
-				Node curator = new Node(this.nodes.size(), "curator", clients.client(ensemble.connectString()), null,
-						false, this.history);
+				Dispatches dispatches = new Dispatches();
+				Node curator = new Node(this.nodes.size(), "curator",
+						clients.client(ensemble.connectString(), dispatches), dispatches, null, false, this.history);
 				this.nodes.add(curator);
 				for (Node node : this.nodes) {
 					if (!node.client.blockUntilConnected(20, TimeUnit.SECONDS)) {

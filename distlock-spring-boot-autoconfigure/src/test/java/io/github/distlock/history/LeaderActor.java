@@ -127,7 +127,7 @@ final class LeaderActor implements Runnable {
 			long epoch = tenure.epoch();
 			HoldRecord hold = this.run.openLeaderWrite(op, this.member.name(), this.member.node().index,
 					Leads.key(group), epoch, this.leads.family(this.member.name(), group, epoch));
-			if (!tenure.held()) {
+			if (!held(tenure, group, epoch)) {
 				this.run.released(hold, "no longer leads before writing");
 				return;
 			}
@@ -144,7 +144,7 @@ final class LeaderActor implements Runnable {
 				}
 			}
 			// A careful leader asks before it writes again.
-			if (tenure.held()) {
+			if (held(tenure, group, epoch)) {
 				this.run.store().exit(hold);
 			}
 			else {
@@ -152,6 +152,16 @@ final class LeaderActor implements Runnable {
 			}
 			this.run.released(hold, "leader write");
 		}
+	}
+
+	/** Ask the tenure whether it still holds, and tell {@link Leads} when it said so. */
+	private boolean held(LeaderMember.Tenure tenure, String group, long epoch) {
+		long began = System.nanoTime();
+		boolean held = tenure.held();
+		if (held) {
+			this.leads.held(this.member, group, epoch, began, System.nanoTime());
+		}
+		return held;
 	}
 
 	private void await(int op, String group) throws Exception {

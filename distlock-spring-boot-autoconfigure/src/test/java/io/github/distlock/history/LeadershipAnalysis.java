@@ -12,6 +12,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.apache.curator.framework.state.ConnectionState;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.LockKind;
 
@@ -28,11 +29,12 @@ import io.github.distlock.core.LockKind;
  * in the same session in between does not end it: a tenure in doubt under the
  * {@code LOST} policy goes on), its first report of trouble since its last reconnection
  * ({@code SUSPENDED} or {@code LOST}) came within one session timeout of the moment the
- * other began to lead, and the older interval ended within that session timeout too. The
- * other leads only once the older node is gone on the server, so that moment is the
- * latest at which the older one can have lost its session. (Whether the trouble was
- * reported before the interval ended cannot be asked: the client's connection listeners,
- * the engine's and the checker's, are called in no fixed order.)</li>
+ * other began to lead, and its tenure answered no ask begun after every listener of its
+ * client had handled that first report ({@link Dispatches}) that it still held. The
+ * engine ends the tenure or puts it in doubt in its connection listener, under either
+ * policy; it tells the end later, on a thread of its own, so the told end is not judged
+ * against the clock. The other leads only once the older node is gone on the server, so
+ * that moment is the latest at which the older one can have lost its session.</li>
  * <li><b>Epoch order.</b> Of two tenures of different members, the one with the smaller
  * epoch never begins after the other has ended; two members never lead with one epoch; a
  * member's own epochs never go back.</li>
@@ -41,7 +43,9 @@ import io.github.distlock.core.LockKind;
  * than one the store has seen from another member (turned away by the store) is excused
  * only by the same rule: the writer's client reported its session {@code LOST}, its first
  * report of trouble came within one session timeout of the moment the newer leader began
- * to lead, and so did the write.</li>
+ * to lead, and its tenure answered no ask begun after every listener of its client had
+ * handled that report that it still held (how late the write reached the store is what
+ * the fence is for).</li>
  * </ul>
  * "Told once per tenure" is checked as the events come ({@link Leads}); liveness and what
  * is left after quiescence by {@link CheckerRun}.
@@ -127,6 +131,7 @@ final class LeadershipAnalysis {
 		long began = Math.min(newer.start, this.leads.firstTold(newer.member.name(), newer.group, newer.epoch));
 		Session session = session(older.member.node(), older.start);
 		String both = older.describe(this.history) + " and " + newer.describe(this.history);
+		Leads.Ask ask = heldAfterTrouble(session, older.member.name(), older.group, older.epoch);
 		if (session.lost() == Long.MAX_VALUE) {
 			violation(older, newer.startSeq,
 					"two leaders: " + both + " both believed they led " + older.group + ", and the older one's session"
@@ -139,11 +144,12 @@ final class LeadershipAnalysis {
 							+ older.member.node().name + " reported no SUSPENDED or LOST within one session timeout ("
 							+ millis(this.session) + " ms) of the newer one's start");
 		}
-		else if (older.end() > began + this.session) {
+		else if (ask != null) {
 			violation(older, newer.startSeq,
-					"two leaders: " + both + " both believed they led " + older.group + ": the older one for "
-							+ millis(older.end() - began) + " ms after the newer one began to lead, more than one"
-							+ " session timeout (" + millis(this.session) + " ms)");
+					"two leaders: " + both + " both believed they led " + older.group + ": the older one's tenure"
+							+ " answered that it still held to an ask begun at " + this.history.millis(ask.began())
+							+ " ms, after every listener of its client " + older.member.node().name
+							+ " had handled its report of trouble (" + session.describe(this.history) + ")");
 		}
 		else {
 			this.excusedOverlaps++;
@@ -157,6 +163,7 @@ final class LeadershipAnalysis {
 		long began = Math.min(newer.grantedNanos, this.leads.firstTold(newer.actor, group, newer.token));
 		long tenure = Math.min(stale.grantedNanos, this.leads.firstTold(stale.actor, group, stale.token));
 		Session session = session(this.nodes.get(stale.client), tenure);
+		Leads.Ask ask = heldAfterTrouble(session, stale.actor, group, stale.token);
 		String what = "a write of " + stale.actor + " with epoch " + stale.token + " at "
 				+ this.history.millis(rejection.nanos()) + " ms was turned away: the store had seen epoch "
 				+ newer.token + " of " + newer.actor + ", leading since " + this.history.millis(began) + " ms";
@@ -171,11 +178,12 @@ final class LeadershipAnalysis {
 							+ " had reported no SUSPENDED or LOST within one session" + " timeout ("
 							+ millis(this.session) + " ms) of that: it led with an old epoch while connected");
 		}
-		else if (rejection.nanos() > began + this.session) {
+		else if (ask != null) {
 			violation(stale, rejection.seq(),
-					"stale leader write: " + what + ": " + millis(rejection.nanos() - began)
-							+ " ms after the newer leader began, more than one session timeout (" + millis(this.session)
-							+ " ms)");
+					"stale leader write: " + what + ": its tenure answered that it still held to an ask begun at "
+							+ this.history.millis(ask.began()) + " ms, after every listener of its client "
+							+ this.nodes.get(stale.client).name + " had handled its report of trouble ("
+							+ session.describe(this.history) + ")");
 		}
 		else {
 			this.excusedWrites++;
@@ -183,10 +191,37 @@ final class LeadershipAnalysis {
 	}
 
 	/**
+	 * The first ask of a member's tenure that it still holds begun after every listener
+	 * of its client had handled the session's first report of trouble ({@code null} if
+	 * none). From then on the tenure is over or in doubt, not leading for new work; a
+	 * distlock member's for good, as the session is lost and with it the node of that
+	 * epoch. A raw Curator latch is judged only until its listeners are handed the next
+	 * connection (Curator's latch may find its node of the lost session still first, as a
+	 * server keeps that session a while).
+	 */
+	private Leads.@Nullable Ask heldAfterTrouble(Session session, String member, String group, long epoch) {
+		if (session.handled() == Long.MAX_VALUE) {
+			return null;
+		}
+		boolean distlock = this.leads.leads()
+			.stream()
+			.anyMatch((lead) -> lead.member.name().equals(member) && lead.member.distlock());
+		long until = distlock ? Long.MAX_VALUE : session.connects();
+		for (Leads.Ask ask : this.leads.held(member, group, epoch)) {
+			if (ask.began() > session.handled() && ask.answered() < until) {
+				return ask;
+			}
+		}
+		return null;
+	}
+
+	/**
 	 * What a node's client reported of the session it had at a given time, after its last
 	 * connection before then: its report that the session ended ({@code LOST}), and its
 	 * first report of trouble ({@code SUSPENDED} or {@code LOST}) since it last connected
-	 * again in that session; {@link Long#MAX_VALUE} for what it did not report.
+	 * again in that session, with when every listener of the client had handled that
+	 * report and when they were handed the client's next connection;
+	 * {@link Long#MAX_VALUE} for what it did not report.
 	 */
 	private static Session session(Node node, long at) {
 		List<Node.Change> changes = node.changes();
@@ -196,7 +231,7 @@ final class LeadershipAnalysis {
 				connected = change.nanos();
 			}
 		}
-		long trouble = Long.MAX_VALUE;
+		Node.Change trouble = null;
 		for (Node.Change change : changes) {
 			if (change.nanos() < connected || (change.nanos() == connected && connects(change))) {
 				continue;
@@ -204,25 +239,60 @@ final class LeadershipAnalysis {
 			if (connects(change)) {
 				// Connected again in the same session (a tenure in doubt under the LOST
 				// policy goes on): its trouble is what comes after.
-				trouble = Long.MAX_VALUE;
+				trouble = null;
 				continue;
 			}
-			if (change.state() == ConnectionState.SUSPENDED || change.state() == ConnectionState.LOST) {
-				trouble = Math.min(trouble, change.nanos());
+			if (trouble == null
+					&& (change.state() == ConnectionState.SUSPENDED || change.state() == ConnectionState.LOST)) {
+				trouble = change;
 			}
 			if (change.state() == ConnectionState.LOST) {
-				return new Session(trouble, change.nanos());
+				return handled(node, trouble, change.nanos());
 			}
 		}
-		return new Session(trouble, Long.MAX_VALUE);
+		return (trouble != null) ? handled(node, trouble, Long.MAX_VALUE)
+				: new Session(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+	}
+
+	/**
+	 * The session of a first report of trouble: the listeners saw it while it was handed
+	 * to them, so it is the event whose hand-over spans the time it was seen.
+	 */
+	private static Session handled(Node node, Node.Change trouble, long lost) {
+		List<Dispatches.Dispatch> dispatches = node.dispatches();
+		long handled = Long.MAX_VALUE;
+		long connects = Long.MAX_VALUE;
+		for (Dispatches.Dispatch dispatch : dispatches) {
+			if (handled == Long.MAX_VALUE) {
+				if (dispatch.state() == trouble.state() && dispatch.began() <= trouble.nanos()
+						&& trouble.nanos() <= dispatch.handled()) {
+					handled = dispatch.handled();
+				}
+			}
+			else if (dispatch.state() == ConnectionState.CONNECTED || dispatch.state() == ConnectionState.RECONNECTED) {
+				connects = dispatch.began();
+				break;
+			}
+		}
+		return new Session(trouble.nanos(), lost, handled, connects);
 	}
 
 	private static boolean connects(Node.Change change) {
 		return change.state() == ConnectionState.CONNECTED || change.state() == ConnectionState.RECONNECTED;
 	}
 
-	/** What a client reported of one session: its first trouble, and its end. */
-	private record Session(long trouble, long lost) {
+	/**
+	 * What a client reported of one session: its first trouble, and its end; when all its
+	 * listeners had handled that trouble, and when they were handed the next connection.
+	 */
+	private record Session(long trouble, long lost, long handled, long connects) {
+
+		String describe(History history) {
+			return "first reported at " + history.millis(this.trouble) + " ms, handled by "
+					+ history.millis(this.handled) + " ms" + ((this.connects != Long.MAX_VALUE)
+							? ", connected again at " + history.millis(this.connects) + " ms" : "");
+		}
+
 	}
 
 	private static long millis(long nanos) {

@@ -32,6 +32,9 @@ final class Leads {
 
 	private final Map<String, Integer> families = new HashMap<>();
 
+	/** The asks a tenure answered that it still holds, by member, group and epoch. */
+	private final Map<String, List<Ask>> held = new HashMap<>();
+
 	Leads(CheckerRun run) {
 		this.run = run;
 	}
@@ -109,6 +112,20 @@ final class Leads {
 	}
 
 	/**
+	 * The member's tenure of the given epoch, asked before work, answered that it still
+	 * holds: the ask began and was answered at the given times.
+	 */
+	synchronized void held(LeaderMember member, String group, long epoch, long began, long answered) {
+		this.held.computeIfAbsent(of(member.name(), group, epoch), (key) -> new ArrayList<>())
+			.add(new Ask(began, answered));
+	}
+
+	/** The asks the member's tenure of that epoch answered that it still holds. */
+	synchronized List<Ask> held(String member, String group, long epoch) {
+		return List.copyOf(this.held.getOrDefault(of(member, group, epoch), List.of()));
+	}
+
+	/**
 	 * The store family of a member's writes with one epoch: a tenure's writes, and those
 	 * of the same node leading again after a reconnection, are one holder's.
 	 */
@@ -133,6 +150,10 @@ final class Leads {
 
 	synchronized List<Lead> open() {
 		return List.copyOf(this.open.values());
+	}
+
+	/** An ask of a tenure: when it began and when it was answered. */
+	record Ask(long began, long answered) {
 	}
 
 	/** One "I lead" interval. */

@@ -17,7 +17,8 @@ import io.github.distlock.curator.CuratorLocks;
  * doubt, and the answers its client got to deletes sent in the background without a
  * callback (the engine's deletes of nodes nobody holds, and Curator's retries of
  * guaranteed deletes), which tell {@link LatchPresence} that a node was deleted by its
- * owner.
+ * owner. Its client keeps its connection-state listeners with a {@link Dispatches}, which
+ * tells when every listener had handled an event.
  */
 final class Node {
 
@@ -31,17 +32,20 @@ final class Node {
 
 	final boolean throughRelay;
 
+	private final Dispatches dispatches;
+
 	private final List<Change> changes = new ArrayList<>();
 
 	private final List<String> deleted = new ArrayList<>();
 
-	Node(int index, String name, CuratorFramework client, @Nullable CuratorLocks locks, boolean throughRelay,
-			History history) {
+	Node(int index, String name, CuratorFramework client, Dispatches dispatches, @Nullable CuratorLocks locks,
+			boolean throughRelay, History history) {
 		this.index = index;
 		this.name = name;
 		this.client = client;
 		this.locks = locks;
 		this.throughRelay = throughRelay;
+		this.dispatches = dispatches;
 		client.getConnectionStateListenable().addListener((source, state) -> {
 			History.Event event = history.record(History.Type.CONNECTION, name, 0, null, 0, state.name());
 			synchronized (this.changes) {
@@ -71,6 +75,14 @@ final class Node {
 		synchronized (this.changes) {
 			return List.copyOf(this.changes);
 		}
+	}
+
+	/**
+	 * When the connection-state events were handed to all the client's listeners, in
+	 * order (the client was made with this node's {@link Dispatches}).
+	 */
+	List<Dispatches.Dispatch> dispatches() {
+		return this.dispatches.dispatches();
 	}
 
 	/** A connection-state change and when it was seen. */

@@ -17,12 +17,15 @@
  * fenced store with its epoch; their "I lead" intervals are recorded by
  * {@link io.github.distlock.history.Leads}, watched for leaderless groups by
  * {@link io.github.distlock.history.LeaderLiveness}, and judged by
- * {@link io.github.distlock.history.LeadershipAnalysis}; an observer client that no fault
- * is aimed at lists the groups' latch nodes, and
- * {@link io.github.distlock.history.LatchPresence} judges that every connected member
- * keeps its node of its current session, and deletes every node of an earlier session it
- * is seen with once its client reported that session lost and connected in a new one
- * (judged from the delete answers its client got, with no time bound, see
+ * {@link io.github.distlock.history.LeadershipAnalysis} (an old leader's overlap or stale
+ * write is excused only if its session was lost and its tenure answered no ask begun
+ * after every listener of its client had handled the trouble that it still held, known
+ * from its {@link io.github.distlock.history.Dispatches}; no time bound on when it was
+ * told its end); an observer client that no fault is aimed at lists the groups' latch
+ * nodes, and {@link io.github.distlock.history.LatchPresence} judges that every connected
+ * member keeps its node of its current session, and deletes every node of an earlier
+ * session it is seen with once its client reported that session lost and connected in a
+ * new one (judged from the delete answers its client got, with no time bound, see
  * {@link io.github.distlock.history.Node}); a calm leadership phase in each run (no
  * membership changes, the sessions of a waiting and of a leading member ended on their
  * clients, no other fault) gives the presence rule quiet windows. Faults include sessions

@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionStateListenerManagerFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import io.github.distlock.core.ConnectionLossPolicy;
@@ -71,6 +72,16 @@ public record NodeOptions(String namespace, Duration sessionTimeout, Duration co
 	 */
 	public CuratorFramework startClient(String connectString) {
 		return start(clientBuilder(connectString));
+	}
+
+	/**
+	 * Start a client with these options whose connection-state listeners are kept by a
+	 * manager of the given factory; the caller closes it.
+	 * @param connectString the server (or ensemble) to connect to
+	 * @param listeners makes the manager of the client's connection-state listeners
+	 */
+	public CuratorFramework startClient(String connectString, ConnectionStateListenerManagerFactory listeners) {
+		return start(clientBuilder(connectString).connectionStateListenerManagerFactory(listeners));
 	}
 
 	/**

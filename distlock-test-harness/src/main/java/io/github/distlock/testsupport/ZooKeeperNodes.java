@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionStateListenerManagerFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.ConnectionLossPolicy;
@@ -41,6 +42,16 @@ public final class ZooKeeperNodes implements AutoCloseable {
 	 */
 	public synchronized CuratorFramework client(String connectString, NodeOptions options) {
 		CuratorFramework client = options.startClient(connectString);
+		this.closeables.add(client);
+		return client;
+	}
+
+	/**
+	 * Start a raw client with a session of its own whose connection-state listeners are
+	 * kept by a manager of the given factory.
+	 */
+	public synchronized CuratorFramework client(String connectString, ConnectionStateListenerManagerFactory listeners) {
+		CuratorFramework client = this.options.startClient(connectString, listeners);
 		this.closeables.add(client);
 		return client;
 	}
