@@ -7,7 +7,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -41,15 +40,7 @@ class CreateAnsweredInNewSessionTests {
 		String holderNode = Faults.children(observer, "/mutex/handles").get(0);
 
 		TcpRelay relay = this.zookeeper.nodes().register(new TcpRelay(this.zookeeper.server().getPort()));
-		CuratorFramework client = this.zookeeper.nodes()
-			.register(CuratorFrameworkFactory.builder()
-				.connectString(relay.getConnectString())
-				.namespace(this.zookeeper.options().namespace())
-				.sessionTimeoutMs(10_000)
-				.connectionTimeoutMs(3_000)
-				.retryPolicy(new RetryOnlyCreates())
-				.build());
-		client.start();
+		CuratorFramework client = RelayedClients.start(this.zookeeper, relay, new RetryOnlyCreates());
 		client.blockUntilConnected(10, TimeUnit.SECONDS);
 		LateAnswers answers = new LateAnswers();
 		answers.holdCreates = true;

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -42,15 +41,7 @@ class LeadershipLateLossTests {
 		await().atMost(WITHIN).until(() -> participants(first).size() == 2);
 		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort())) {
 			LateAnswers answers = new LateAnswers();
-			CuratorFramework client = this.zookeeper.nodes()
-				.register(CuratorFrameworkFactory.builder()
-					.connectString(relay.getConnectString())
-					.namespace(this.zookeeper.options().namespace())
-					.sessionTimeoutMs(10_000)
-					.connectionTimeoutMs(3_000)
-					.retryPolicy(new RetryOnlyCreates())
-					.build());
-			client.start();
+			CuratorFramework client = RelayedClients.start(this.zookeeper, relay, new RetryOnlyCreates());
 			CuratorLeadership third = member(this.zookeeper.options().createLocks(answers.wrap(client)));
 			third.join("group");
 			await().atMost(WITHIN).until(() -> participants(first).size() == 3 && answers.watchesSet.get() == 1);

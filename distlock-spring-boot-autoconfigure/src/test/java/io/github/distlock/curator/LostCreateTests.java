@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
@@ -34,15 +33,7 @@ class LostCreateTests {
 	void mutexCreateLostWithTheConnectionIsMadeAgain() throws Exception {
 		CuratorFramework observer = this.zookeeper.newClient();
 		TcpRelay relay = this.zookeeper.nodes().register(new TcpRelay(this.zookeeper.server().getPort()));
-		CuratorFramework client = this.zookeeper.nodes()
-			.register(CuratorFrameworkFactory.builder()
-				.connectString(relay.getConnectString())
-				.namespace(this.zookeeper.options().namespace())
-				.sessionTimeoutMs(10_000)
-				.connectionTimeoutMs(3_000)
-				.retryPolicy(new RetryNTimes(0, 0))
-				.build());
-		client.start();
+		CuratorFramework client = RelayedClients.start(this.zookeeper, relay, new RetryNTimes(0, 0));
 		CuratorLocks locks = this.zookeeper.nodes().register(this.zookeeper.options().createLocks(client));
 		// The queue's parent exists: the create goes straight to the server.
 		locks.mutex("lost").acquire(Duration.ofSeconds(10)).closeAsync().get(10, TimeUnit.SECONDS);

@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -86,15 +85,7 @@ class NodeConfirmationTests {
 	private Recovered recover(String name, BiConsumer<String, Recovered> onStatRead) throws Exception {
 		CuratorFramework observer = this.zookeeper.newClient();
 		TcpRelay relay = this.zookeeper.nodes().register(new TcpRelay(this.zookeeper.server().getPort()));
-		CuratorFramework client = this.zookeeper.nodes()
-			.register(CuratorFrameworkFactory.builder()
-				.connectString(relay.getConnectString())
-				.namespace(this.zookeeper.options().namespace())
-				.sessionTimeoutMs(10_000)
-				.connectionTimeoutMs(3_000)
-				.retryPolicy(new RetryOnlyCreates())
-				.build());
-		client.start();
+		CuratorFramework client = RelayedClients.start(this.zookeeper, relay, new RetryOnlyCreates());
 		LateAnswers answers = new LateAnswers();
 		CuratorLocks locks = this.zookeeper.nodes()
 			.register(this.zookeeper.options().createLocks(answers.wrap(client)));

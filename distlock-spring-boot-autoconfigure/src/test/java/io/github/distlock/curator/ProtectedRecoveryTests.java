@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
@@ -37,15 +36,7 @@ class ProtectedRecoveryTests {
 	void tokenOfANodeFoundByProtectedModeRecoveryIsItsCreatingZxid() throws Exception {
 		CuratorFramework observer = this.zookeeper.newClient();
 		try (TcpRelay relay = new TcpRelay(this.zookeeper.server().getPort())) {
-			CuratorFramework client = this.zookeeper.nodes()
-				.register(CuratorFrameworkFactory.builder()
-					.connectString(relay.getConnectString())
-					.namespace(this.zookeeper.options().namespace())
-					.sessionTimeoutMs(10_000)
-					.connectionTimeoutMs(3_000)
-					.retryPolicy(new RetryOnlyCreates())
-					.build());
-			client.start();
+			CuratorFramework client = RelayedClients.start(this.zookeeper, relay, new RetryOnlyCreates());
 			// Told of the connection's return before the engine is: it holds the news
 			// back until the recovery has answered the create.
 			AttemptProbe probe = new AttemptProbe();
