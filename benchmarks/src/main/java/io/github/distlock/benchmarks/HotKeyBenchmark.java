@@ -11,8 +11,8 @@ import org.openjdk.jmh.annotations.Threads;
 
 /**
  * Many threads of one client (one JVM, one session) taking turns on one lock. With
- * Curator alone every release wakes every waiting thread of the client.
- * ShedLock does not wait for a lock, so it is not a contender here.
+ * Curator alone every release wakes every waiting thread of the client. ShedLock does not
+ * wait for a lock, so it is not a contender here.
  */
 public class HotKeyBenchmark {
 
