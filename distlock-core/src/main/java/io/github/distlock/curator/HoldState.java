@@ -54,11 +54,6 @@ final class HoldState {
 		return session.isOf(this.node);
 	}
 
-	/** Whether the client is connected now through the node's handle. */
-	boolean isLive(Session session) {
-		return session.isLive(this.node);
-	}
-
 	/**
 	 * Whether the node was made in a session later than the one a suspension or loss told
 	 * now is about ({@link Session#isOfLaterSession}): the event changes nothing.

@@ -64,14 +64,6 @@ interface Session {
 	}
 
 	/**
-	 * Whether the client is connected now, through the ZooKeeper handle a node was made
-	 * with.
-	 */
-	default boolean isLive(LockNode node) {
-		return isOf(node) && isConnected();
-	}
-
-	/**
 	 * Whether a node was made through a ZooKeeper handle newer than the one whose
 	 * connection was told last. Curator tells connection events on a thread of its own,
 	 * in order, and tells a handle's connection before any answer through it: a

@@ -85,7 +85,7 @@ final class Tenure implements TenureHandle.Source {
 	boolean isLeader() {
 		HoldState held = this.held;
 		return held != null && held.state() == LockState.HELD && this.drained == null
-				&& held.isLive(this.engine.session());
+				&& this.engine.session().isConnected() && held.isOf(this.engine.session());
 	}
 
 	/** The epoch of the last tenure: its node's creating zxid. */
