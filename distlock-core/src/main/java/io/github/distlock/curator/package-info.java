@@ -205,8 +205,9 @@
  * <tr>
  * <td>QUEUED</td>
  * <td>the driver says the node holds, but Curator replaced the node's session</td>
- * <td>as "our node is gone"</td>
- * <td>{@code ConnectionLossTests}, the history checker</td>
+ * <td>as "our node is gone" (the old node deleted, a node made in the session in
+ * use)</td>
+ * <td>{@code ReadAnsweredInNewSessionTests}</td>
  * </tr>
  * <tr>
  * <td>QUEUED</td>

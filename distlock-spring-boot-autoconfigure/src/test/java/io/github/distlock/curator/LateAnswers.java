@@ -18,9 +18,9 @@ import org.apache.zookeeper.KeeperException;
 
 /**
  * Passes a client's requests through, and holds back the answers of queue reads that
- * failed for the lost connection while told to, or of creates that succeeded, until
- * {@link #deliverHeld()}; runs a hook with the path of a node's stat read before it is
- * sent.
+ * failed for the lost connection while told to, of queue reads or creates that succeeded,
+ * until {@link #deliverHeld()}; runs a hook with the path of a node's stat read before it
+ * is sent.
  */
 final class LateAnswers {
 
@@ -33,6 +33,8 @@ final class LateAnswers {
 	volatile boolean holdLosses;
 
 	volatile boolean holdCreates;
+
+	volatile boolean holdReads;
 
 	volatile Consumer<String> beforeExistsCheck = (path) -> {
 	};
@@ -105,7 +107,9 @@ final class LateAnswers {
 					&& code == KeeperException.Code.CONNECTIONLOSS.intValue();
 			boolean create = this.holdCreates && event.getType() == CuratorEventType.CREATE
 					&& code == KeeperException.Code.OK.intValue();
-			if (lostRead || create) {
+			boolean read = this.holdReads && event.getType() == CuratorEventType.CHILDREN
+					&& code == KeeperException.Code.OK.intValue();
+			if (lostRead || create || read) {
 				this.held.add(() -> {
 					try {
 						callback.processResult(client, event);

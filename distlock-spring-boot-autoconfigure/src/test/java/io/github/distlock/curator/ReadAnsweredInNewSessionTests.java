@@ -1,0 +1,136 @@
+package io.github.distlock.curator;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockState;
+import io.github.distlock.relay.TcpRelay;
+import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.RetryOnlyCreates;
+import io.github.distlock.testsupport.ZooKeeperExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A queue read that says our node holds, answered after Curator replaced the session our
+ * node was made in and before the engine was told of it: the node belongs to a session
+ * the client gave up (the server may still keep it), so it is not taken for the lock. The
+ * position deletes it and queues with a node of the session in use.
+ */
+class ReadAnsweredInNewSessionTests {
+
+	private static final Duration WITHIN = Duration.ofSeconds(20);
+
+	@RegisterExtension
+	final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+
+	@Test
+	void aNodeOfAReplacedSessionThatReadsFirstDoesNotHold() throws Exception {
+		CuratorFramework observer = this.zookeeper.newClient();
+		CuratorLocks holderLocks = this.zookeeper.nodes().register(this.zookeeper.options().createLocks(observer));
+		LockHandle holder = holderLocks.mutex("reads").acquire(WITHIN);
+		String holderNode = Faults.children(observer, "/mutex/reads").get(0);
+
+		TcpRelay relay = this.zookeeper.nodes().register(new TcpRelay(this.zookeeper.server().getPort()));
+		CuratorFramework client = RelayedClients.start(this.zookeeper, relay, new RetryOnlyCreates());
+		client.blockUntilConnected(10, TimeUnit.SECONDS);
+		// Holds up Curator's connection events from the first about the session's end
+		// (the suspension), so the engine hears of the new session only when let go.
+		CountDownLatch letGo = new CountDownLatch(1);
+		AtomicBoolean heldUp = new AtomicBoolean();
+		List<ConnectionState> told = new CopyOnWriteArrayList<>();
+		client.getConnectionStateListenable().addListener((c, state) -> {
+			told.add(state);
+			if (state != ConnectionState.CONNECTED && heldUp.compareAndSet(false, true)) {
+				try {
+					letGo.await(WITHIN.toMillis() * 2, TimeUnit.MILLISECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		});
+		LateAnswers answers = new LateAnswers();
+		CuratorLocks locks = this.zookeeper.nodes()
+			.register(this.zookeeper.options().createLocks(answers.wrap(client)));
+		long instance = client.getZookeeperClient().getInstanceIndex();
+		long oldSession = client.getZookeeperClient().getZooKeeper().getSessionId();
+
+		// Queued behind the holder, watching its node.
+		CompletableFuture<LockHandle> acquisition = locks.mutex("reads").acquireAsync(WITHIN.multipliedBy(2));
+		await().atMost(WITHIN).until(() -> answers.watchesSet.get() == 1);
+		List<String> before = Faults.children(observer, "/mutex/reads");
+		String oldNode = before.stream().filter((n) -> !n.equals(holderNode)).findFirst().orElseThrow();
+
+		// The holder lets go: the read that follows says our node is first; its answer is
+		// held back.
+		answers.holdReads = true;
+		holder.close();
+		await().atMost(WITHIN).until(() -> answers.held.size() == 1);
+		answers.holdReads = false;
+
+		// The client gives up on its session; the server keeps it, and the node with it:
+		// another handle takes the session over while the client cannot reach the server.
+		relay.pause();
+		ZooKeeper old = client.getZookeeperClient().getZooKeeper();
+		CountDownLatch attached = new CountDownLatch(1);
+		ZooKeeper keeper = new ZooKeeper(this.zookeeper.connectString(), old.getSessionTimeout(), (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				attached.countDown();
+			}
+		}, old.getSessionId(), old.getSessionPasswd());
+		this.zookeeper.nodes().register(keeper::close);
+		assertThat(attached.await(10, TimeUnit.SECONDS)).isTrue();
+		Faults.expireSession(client);
+		relay.dropConnections();
+		relay.resume();
+		await().atMost(WITHIN)
+			.until(() -> client.getZookeeperClient().getInstanceIndex() != instance
+					&& client.getZookeeperClient().isConnected());
+		assertThat(heldUp).isTrue();
+		assertThat(Faults.children(observer, "/mutex/reads")).containsExactly(oldNode);
+
+		// The read's answer now: our node is first, but of the replaced session.
+		answers.deliverHeld();
+		long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+		assertThat(session).isNotEqualTo(oldSession);
+		LockHandle handle = acquisition.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
+		try {
+			// Granted before the engine was told of the new session, with a node of it.
+			assertThat(letGo.getCount()).isEqualTo(1);
+			Stat stat = observer.checkExists().forPath(handle.nodePath().orElseThrow());
+			assertThat(stat).isNotNull();
+			assertThat(stat.getEphemeralOwner()).isEqualTo(session);
+			assertThat(handle.fencingToken()).isEqualTo(stat.getCzxid());
+			assertThat(Faults.children(observer, "/mutex/reads")).doesNotContain(oldNode);
+
+			// Told of the old session's end now (once the event after the loss is told,
+			// every listener handled the loss), the hold of the new one holds on.
+			letGo.countDown();
+			await().atMost(WITHIN).until(() -> told.contains(ConnectionState.RECONNECTED));
+			assertThat(told).contains(ConnectionState.LOST);
+			assertThat(handle.state()).isEqualTo(LockState.HELD);
+			assertThat(observer.checkExists().forPath(handle.nodePath().orElseThrow())).isNotNull();
+		}
+		finally {
+			letGo.countDown();
+			handle.close();
+		}
+	}
+
+}
