@@ -18,9 +18,11 @@ import io.github.distlock.core.LockState;
  * the delete is sent without waiting for ZooKeeper's answer ({@link #closeAsync()}
  * returns it), and retried until the session ends.
  * <p>
- * Whether it is held, in doubt or lost is its {@link HoldState}'s to decide, as for a
- * leader's tenure; the hold adds what a lock needs: the local turn it keeps, the
- * acquisition's events, the release.
+ * It follows its session through its {@link HeldNode}, the same code as a leader's
+ * tenure: held, in doubt, lost or released, and the fencing token. The hold adds what a
+ * lock needs, as that node's owner: a reconnection within the session confirms it at
+ * once; a loss passes the local turn on and is reported to the holder's and the loss
+ * listeners; the node stays for the release (sent whatever the connection does).
  * <p>
  * A hold is the engine's handle of one acquisition; a
  * {@link io.github.distlock.core.LockScope} wraps it in one handle per (re-)entry and
@@ -49,7 +51,7 @@ final class Hold implements LockHandle, Session.Held {
 	private final CompletableFuture<Void> released = new CompletableFuture<>();
 
 	// Guarded by this: held, in doubt, lost or released, and the token.
-	private final HoldState state;
+	private final HeldNode state;
 
 	// Guarded by this: whether the holder got the hold (and its listeners were told).
 	private boolean delivered;
@@ -59,7 +61,7 @@ final class Hold implements LockHandle, Session.Held {
 		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
-		this.state = new HoldState(node, token);
+		this.state = new HeldNode(this, engine.session(), node, token, new Follows());
 		this.keepsTurn = turnPath != null;
 		this.holder = holder;
 		this.events = events;
@@ -92,24 +94,17 @@ final class Hold implements LockHandle, Session.Held {
 	}
 
 	/**
-	 * What the holder should know now, as its {@link HoldState} judges it: lost if the
+	 * What the holder should know now, as its {@link HeldNode} judges it: lost if the
 	 * session that owns the node was replaced, whether or not an event said so yet.
 	 */
 	@Override
 	public LockState state() {
-		LockState judged;
-		synchronized (this) {
-			judged = this.state.judge(this.engine.session());
-		}
-		if (judged == LockState.LOST) {
-			endWithSession();
-		}
-		return judged;
+		return this.state.state();
 	}
 
 	/** The state as last set, without asking whether the session is still the same. */
-	synchronized LockState currentState() {
-		return this.state.state();
+	LockState currentState() {
+		return this.state.currentState();
 	}
 
 	@Override
@@ -146,93 +141,36 @@ final class Hold implements LockHandle, Session.Held {
 		return this.events;
 	}
 
-	/**
-	 * The connection was suspended: the hold is in doubt, or lost under the policy
-	 * {@link io.github.distlock.core.ConnectionLossPolicy#SUSPENDED}.
-	 */
 	@Override
 	public void suspended() {
-		synchronized (this) {
-			// Told late, about an earlier session.
-			if (this.state.isOfLaterSession(this.engine.session())) {
-				return;
-			}
-		}
-		if (suspend(this.engine.session().suspendedIsLost())) {
-			this.engine.session().reportLoss(this);
-		}
+		this.state.suspended();
 	}
 
-	/**
-	 * The connection was suspended.
-	 * @return whether the hold became lost now and its holder has it
-	 */
-	private boolean suspend(boolean suspendedIsLost) {
-		boolean toldHolder;
-		synchronized (this) {
-			if (!this.state.suspend(suspendedIsLost)) {
-				return false;
-			}
-			toldHolder = this.delivered;
-		}
-		leaveTurn();
-		return toldHolder;
-	}
-
-	/**
-	 * The connection came back: within the session, a hold in doubt is held again; in a
-	 * new session (Curator reports no second loss while it is still in the lost state, so
-	 * a session that expired again meanwhile shows only here) it is lost.
-	 */
 	@Override
 	public void reconnected() {
-		synchronized (this) {
-			if (this.state.isOf(this.engine.session())) {
-				this.state.confirm();
-				return;
-			}
-		}
-		endWithSession();
+		this.state.reconnected();
 	}
 
-	/**
-	 * Curator reported a session lost: the hold is lost, unless its node was made in a
-	 * later session, when the loss is about an earlier one, told late.
-	 */
 	@Override
 	public void lost() {
-		synchronized (this) {
-			if (this.state.isOfLaterSession(this.engine.session())) {
-				return;
-			}
-		}
-		endWithSession();
-	}
-
-	/** The session that owns the node ended: the hold is lost, and its loss reported. */
-	private void endWithSession() {
-		if (end()) {
-			this.engine.session().reportLoss(this);
-		}
+		this.state.lost();
 	}
 
 	/**
-	 * The session that owns the node ended. The hold passes its local turn on at once:
-	 * other clients may take the lock now, and so may the next waiter of this client,
-	 * whether or not this hold's holder closes it soon (invariant 5,
-	 * docs/failure-model.md).
-	 * @return whether the hold became lost now and its holder has it
+	 * The node became lost. The hold passes its local turn on at once: other clients may
+	 * take the lock now, and so may the next waiter of this client, whether or not this
+	 * hold's holder closes it soon (invariant 5, docs/failure-model.md). The loss is
+	 * reported if the holder has the hold.
 	 */
-	private boolean end() {
+	private void becameLost() {
 		boolean toldHolder;
 		synchronized (this) {
-			if (!this.state.end()) {
-				return false;
-			}
 			toldHolder = this.delivered;
 		}
 		leaveTurn();
-		return toldHolder;
+		if (toldHolder) {
+			this.engine.session().reportLoss(this);
+		}
 	}
 
 	/** Pass the local turn on, once. */
@@ -277,6 +215,30 @@ final class Hold implements LockHandle, Session.Held {
 	@Override
 	public HeldLock snapshot() {
 		return new HeldLock(this.kind, this.path, this.holder, this.acquiredAt, fencingToken(), state());
+	}
+
+	/** What a lock's hold does with the transitions of its node. */
+	private final class Follows implements HeldNode.Owner {
+
+		@Override
+		public boolean suspensionLoses() {
+			return Hold.this.engine.session().suspendedIsLost();
+		}
+
+		@Override
+		public void reconnectedInSession(HeldNode held) {
+			held.confirm();
+		}
+
+		@Override
+		public void lost(HeldNode held) {
+			becameLost();
+		}
+
+		@Override
+		public void sessionEnded(HeldNode held) {
+		}
+
 	}
 
 	@Override

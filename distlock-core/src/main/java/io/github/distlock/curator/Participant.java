@@ -21,10 +21,10 @@ import io.github.distlock.core.LockPath;
  * node, on the engine. While it waits, a {@link QueuePosition} with the
  * {@linkplain QueueDriver#LATCH latch driver} holds its {@code latch-} node (the
  * predecessor watched, the node made again when its session ended); once that node is
- * first, the participant leads: a {@link Tenure}, which follows the connection and the
- * node itself (a watch on it) until it ends. This class is the membership and the node:
- * joining, queueing, the node that led and what happens to it; its {@code Tenure} is
- * whether and how that node leads.
+ * first, the participant leads: a {@link Tenure}, a hold of that node which follows its
+ * session by the same code as a lock's hold, while the participant watches the node
+ * itself. This class is the membership and the node: joining, queueing, the node that led
+ * and what happens to it; its {@code Tenure} is whether and how that node leads.
  * <ul>
  * <li>Suspended: by the connection-loss policy the tenure ends at once or is in doubt
  * (not leading for new work, not ended).</li>
@@ -40,7 +40,7 @@ import io.github.distlock.core.LockPath;
  * tells the holds and acquisitions of the same session. State is guarded by this object's
  * monitor, which also guards its position and its tenure.
  */
-final class Participant implements QueuePosition.Owner, SessionBound {
+final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Member {
 
 	private static final Logger logger = LoggerFactory.getLogger(Participant.class);
 
@@ -83,7 +83,7 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 		this.group = path.value();
 		this.path = path;
 		this.queuePath = QueuePaths.of(LockKind.LEADER, path);
-		this.tenure = new Tenure(this, election, engine, path);
+		this.tenure = new Tenure(this, election, engine, path, this);
 		this.recheck = new LatchRecheck(this, engine, this.group, this.queuePath, rechecked());
 	}
 
@@ -192,36 +192,19 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 
 	@Override
 	public synchronized void suspended() {
-		// A suspension told after our node was made in a later session is about an
-		// earlier one.
-		LockNode node = this.node;
-		if (node == null || !this.engine.session().isOfLaterSession(node)) {
-			this.tenure.suspended();
+		SessionBound tenure = this.tenure.follower();
+		if (tenure != null) {
+			tenure.suspended();
 		}
 	}
 
 	@Override
 	public synchronized void lost() {
-		// Our node dies with the session, but a server that still keeps the session (a
-		// restarted server keeps it one more session timeout; a client may give up on
-		// its session first) keeps the node first in the queue until then: it is deleted,
-		// as LeaderLatch's reset does. A waiting position finds its node of the old
-		// session on resume. A node made in a later session stays: the loss, told late,
-		// is about an earlier one.
-		LockNode node = this.node;
-		if (node != null && !this.engine.session().isOfLaterSession(node)) {
-			this.tenure.end();
-			this.node = null;
-			if (!PlantedDefects.lostKeepsOldNode) {
-				forget(node);
-			}
+		// A waiting position finds its node of the old session on resume.
+		SessionBound tenure = this.tenure.follower();
+		if (tenure != null) {
+			tenure.lost();
 		}
-	}
-
-	/** Delete a node of ours that no tenure follows any more, and its watch. */
-	private void forget(LockNode node) {
-		this.engine.session().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
-		this.engine.session().deleteInBackground(node.path());
 	}
 
 	@Override
@@ -234,21 +217,37 @@ final class Participant implements QueuePosition.Owner, SessionBound {
 			position.resume();
 			return;
 		}
-		LockNode node = this.node;
-		if (node == null) {
-			queue();
-			return;
+		SessionBound tenure = this.tenure.follower();
+		if (this.node != null && tenure != null) {
+			// Within the session, the queue is read again; in a new one, forgotten.
+			tenure.reconnected();
 		}
-		if (node.clientInstance() != this.engine.session().clientInstance()) {
-			// The session was replaced while we were away: the node goes with it, or
-			// now if the server still keeps that session.
-			this.tenure.end();
-			this.node = null;
-			forget(node);
+		if (this.node == null) {
 			queue();
-			return;
 		}
+	}
+
+	@Override
+	public void recheck(LockNode node) {
 		this.recheck.recheck(node);
+	}
+
+	/**
+	 * The session of our node ended. The node dies with it, but a server that still keeps
+	 * the session (a restarted server keeps it one more session timeout; a client may
+	 * give up on its session first) keeps the node first in the queue until then: it is
+	 * deleted, as LeaderLatch's reset does, and its watch removed.
+	 */
+	@Override
+	public void forget(LockNode node) {
+		if (this.node != node) {
+			return;
+		}
+		this.node = null;
+		if (!PlantedDefects.lostKeepsOldNode) {
+			this.engine.session().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+			this.engine.session().deleteInBackground(node.path());
+		}
 	}
 
 	// The queue

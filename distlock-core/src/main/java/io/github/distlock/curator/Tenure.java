@@ -16,16 +16,20 @@ import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockState;
 
 /**
- * The tenures of one participant of a leader election: whether its node leads now
- * (leading, in doubt, ended: a {@link HoldState}, as a lock's hold, its token the epoch),
- * the open {@link TenureHandle}s of the current tenure, the drain of a leaving leader,
- * and who waits to lead. The participant decides when a tenure starts and ends (its node,
- * its queue position); this tells the {@link Election} and the waiters.
+ * The tenures of one participant of a leader election: whether its node leads now, the
+ * open {@link TenureHandle}s of the current tenure, the drain of a leaving leader, and
+ * who waits to lead. A tenure is a hold of the latch node: it follows its session through
+ * a {@link HeldNode}, the same code as a lock's hold (leading is held, then in doubt or
+ * lost; the epoch is its fencing token), as that node's owner: a reconnection within the
+ * session has the {@link Member} read the queue again before the node leads again; a loss
+ * ends the tenure and tells the {@link Election}; the end of the node's session has the
+ * member give the node up and queue again. The participant decides when a tenure starts,
+ * and ends it when its node goes; this tells the election and the waiters.
  * <p>
  * Guarded by the participant's monitor, which guards the participant's own state: the
  * participant calls in with it held, and a handle's calls take it.
  */
-final class Tenure implements TenureHandle.Source {
+final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 
 	private static final Logger logger = LoggerFactory.getLogger(Tenure.class);
 
@@ -35,13 +39,15 @@ final class Tenure implements TenureHandle.Source {
 
 	private final Engine engine;
 
+	private final Member member;
+
 	private final LockPath path;
 
 	private final String group;
 
 	// The node of the last tenure, its epoch, and whether it leads (held), is in doubt,
 	// or ended (lost); null before the first tenure.
-	private @Nullable HoldState held;
+	private @Nullable HeldNode held;
 
 	private @Nullable Instant since;
 
@@ -57,10 +63,11 @@ final class Tenure implements TenureHandle.Source {
 
 	private final List<CompletableFuture<Long>> waiters = new ArrayList<>();
 
-	Tenure(Object monitor, Election election, Engine engine, LockPath path) {
+	Tenure(Object monitor, Election election, Engine engine, LockPath path, Member member) {
 		this.monitor = monitor;
 		this.election = election;
 		this.engine = engine;
+		this.member = member;
 		this.path = path;
 		this.group = path.value();
 	}
@@ -77,20 +84,20 @@ final class Tenure implements TenureHandle.Source {
 
 	/** Whether a tenure is on: leading, in doubt, or draining. */
 	boolean isLeading() {
-		HoldState held = this.held;
+		HeldNode held = this.held;
 		return held != null && held.isOn();
 	}
 
 	/** Whether the node leads for new work now. */
 	boolean isLeader() {
-		HoldState held = this.held;
-		return held != null && held.state() == LockState.HELD && this.drained == null
-				&& this.engine.session().isConnected() && held.isOf(this.engine.session());
+		HeldNode held = this.held;
+		return held != null && held.currentState() == LockState.HELD && this.drained == null
+				&& this.engine.session().isConnected() && held.isOfSessionInUse();
 	}
 
 	/** The epoch of the last tenure: its node's creating zxid. */
 	long epoch() {
-		HoldState held = this.held;
+		HeldNode held = this.held;
 		return (held != null) ? held.token() : 0;
 	}
 
@@ -147,11 +154,12 @@ final class Tenure implements TenureHandle.Source {
 	}
 
 	private LockState stateNow(long tenure) {
-		HoldState held = this.held;
+		HeldNode held = this.held;
 		if (tenure != this.count || held == null) {
 			return LockState.LOST;
 		}
-		LockState state = held.judge(this.engine.session());
+		// Judged against the session in use, as a hold: a replaced session ends it.
+		LockState state = held.state();
 		// A tenure also leads only while connected, before the suspension is told.
 		return (state == LockState.HELD && !this.engine.session().isConnected()) ? LockState.IN_DOUBT : state;
 	}
@@ -189,17 +197,14 @@ final class Tenure implements TenureHandle.Source {
 		this.drained = null;
 	}
 
-	/** The connection was suspended: by the policy, the tenure ends or is in doubt. */
-	void suspended() {
-		HoldState held = this.held;
-		if (held != null && held.suspend(this.election.policy() == ConnectionLossPolicy.SUSPENDED)) {
-			ended(held);
-		}
+	/** The current tenure's node, as it follows the session; null before the first. */
+	@Nullable SessionBound follower() {
+		return this.held;
 	}
 
 	/** The node that led is still first after the connection came back. */
 	void confirmed(LockNode node) {
-		HoldState held = this.held;
+		HeldNode held = this.held;
 		if (held != null && held.isOn()) {
 			held.confirm();
 		}
@@ -210,7 +215,7 @@ final class Tenure implements TenureHandle.Source {
 
 	/** The node leads: a new tenure, its epoch the node's creating zxid. */
 	void start(LockNode node) {
-		this.held = new HoldState(node, node.czxid());
+		this.held = new HeldNode(this.monitor, this.engine.session(), node, node.czxid(), this);
 		this.since = Instant.now();
 		this.count++;
 		this.inFlight = 0;
@@ -225,16 +230,35 @@ final class Tenure implements TenureHandle.Source {
 
 	/** The tenure ends, if one is on. */
 	void end() {
-		HoldState held = this.held;
-		if (held != null && held.end()) {
-			ended(held);
+		HeldNode held = this.held;
+		if (held != null) {
+			held.end();
 		}
+	}
+
+	@Override
+	public boolean suspensionLoses() {
+		return this.election.policy() == ConnectionLossPolicy.SUSPENDED;
+	}
+
+	@Override
+	public void reconnectedInSession(HeldNode held) {
+		this.member.recheck(held.node());
+	}
+
+	@Override
+	public void sessionEnded(HeldNode held) {
+		this.member.forget(held.node());
 	}
 
 	/**
 	 * The tenure of the given node ended: its handles are lost, and the election told.
 	 */
-	private void ended(HoldState held) {
+	@Override
+	public void lost(HeldNode held) {
+		if (held != this.held) {
+			return;
+		}
 		this.count++;
 		this.inFlight = 0;
 		CompletableFuture<Void> drained = this.drained;
@@ -244,6 +268,25 @@ final class Tenure implements TenureHandle.Source {
 		}
 		logger.info("No longer leading group '{}' (epoch {})", this.group, held.token());
 		this.election.revoked(this.group, held.token());
+	}
+
+	/**
+	 * What the participant does with the node of a tenure; called under its monitor.
+	 */
+	interface Member {
+
+		/**
+		 * The connection came back within the node's session: read the queue again; the
+		 * node leads again ({@link Tenure#confirmed}) only if it is still first.
+		 */
+		void recheck(LockNode node);
+
+		/**
+		 * The session that owns the node ended: give the node up (deleted, as a server
+		 * may keep that session a while) and queue again.
+		 */
+		void forget(LockNode node);
+
 	}
 
 	/** The election a tenure is part of: its policy, and whom to tell. */

@@ -58,13 +58,19 @@
  * {@code SessionWatch} alone listens to the connection's state, and tells everything that
  * follows the session through the narrow {@link io.github.distlock.curator.SessionBound}
  * (suspended, reconnected, lost): holds, then acquisitions in flight, then the
- * participants of leader elections. Each decides what the event means for it: a hold is
- * in doubt or lost by the connection-loss policy, and lost when the session its node
- * belongs to was replaced; an acquisition resumes its positions; a participant's tenure
- * follows the same policy (below). A hold and a tenure decide it by the same
- * {@link io.github.distlock.curator.HoldState} (held, in doubt, lost, released; the
- * fencing token, a tenure's epoch), which alone judges a hold lost when Curator replaced
- * its node's session.
+ * participants of leader elections. An acquisition resumes its positions; a participant
+ * resumes its position or tells its tenure. A lock's hold and a leader's tenure follow
+ * the session by one code, a {@link io.github.distlock.curator.HeldNode} per granted node
+ * (held, in doubt, lost, released; the fencing token, a tenure's epoch): in doubt or lost
+ * by the connection-loss policy, lost once the session of its node was replaced (told, or
+ * seen when its state is asked). Its owner's hooks differ: back within the session, a
+ * hold is held at once, a tenure once its {@code LatchRecheck} found the node still first
+ * (another member may lead meanwhile); a loss passes a hold's local turn on and is
+ * reported to the loss listeners, or ends a tenure and tells the election; the session's
+ * end leaves a hold's node to its release, and has a participant delete its node (a
+ * server may keep that session) and queue again. Outside it: a tenure's handle is
+ * {@code IN_DOUBT} while disconnected before the suspension is told (it is asked before
+ * new work), a hold {@code HELD} until told; a participant watches its node.
  * <p>
  * Curator tells connection events on a thread of its own, one at a time and in order, and
  * tells a new ZooKeeper handle's connection before any answer through it reaches the
@@ -302,8 +308,8 @@
  * <h2>The states of a leader's tenure</h2> A participant is not joined, queued (a queue
  * position with the latch driver, states above), or has a node that led: leading, in
  * doubt, ended with its node kept, or draining. Relinquishing and leaving without open
- * handles are immediate: the node is deleted at once. The epoch is the node's creating
- * zxid, the tenure's fencing token.
+ * handles are immediate: the node is deleted at once. A tenure is a hold of the node by
+ * the same {@code HeldNode} as a lock's (above), its epoch the node's creating zxid.
  * <table>
  * <caption>Transitions of a {@code Participant} and its {@code Tenure}, each with the
  * test that forces it</caption>
@@ -373,10 +379,12 @@
  * </tr>
  * <tr>
  * <td>leading, in doubt, ended with its node kept</td>
- * <td>the session is lost, or the connection returns in a new session</td>
+ * <td>the session is lost, or the connection returns in a new session (a handle asked
+ * after Curator replaced the session ends the tenure then, as a hold's loss)</td>
  * <td>revoked told; the old node deleted (a server may keep the old session a while);
  * queued with a new node once the connection is back</td>
- * <td>{@code LeadershipSessionLossTests}, {@code LeadershipFaultTests}</td>
+ * <td>{@code LeadershipSessionLossTests}, {@code LeadershipFaultTests},
+ * {@code LateSessionLossTests}</td>
  * </tr>
  * <tr>
  * <td>leading, or queued, in a new session</td>

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -157,6 +158,68 @@ class LateSessionLossTests {
 		waited.close();
 		fresh.close();
 		old.close();
+	}
+
+	/**
+	 * A leader's tenure judges its state against the session in use as a lock's hold
+	 * does: asked after Curator replaced the session, before the engine is told of any
+	 * trouble, its handle answers lost, and the tenure ends then (revoked told once), as
+	 * the hold's loss is reported then. The events told later end nothing more.
+	 */
+	@Test
+	void aTenureAskedAfterItsSessionWasReplacedEndsAsAHoldDoes() throws Exception {
+		NodeOptions options = this.zookeeper.options().withConnectionLossPolicy(ConnectionLossPolicy.LOST);
+		CuratorFramework client = this.zookeeper.nodes().register(options.startClient(this.zookeeper.connectString()));
+		CountDownLatch letGo = new CountDownLatch(1);
+		List<ConnectionState> told = new CopyOnWriteArrayList<>();
+		// Holds up every event from the first about the session's end; the engine's
+		// listener may be called before or after this one for that first event.
+		client.getConnectionStateListenable().addListener((c, state) -> {
+			told.add(state);
+			if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+				try {
+					letGo.await(WITHIN.toMillis() * 2, TimeUnit.MILLISECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		});
+		CuratorLocks locks = this.zookeeper.nodes().register(options.createLocks(client));
+		List<HeldLock> losses = new CopyOnWriteArrayList<>();
+		locks.addLossListener(losses::add);
+		CuratorLeadership leadership = this.zookeeper.nodes().register(new CuratorLeadership(locks));
+		RecordedLeadershipEvents events = new RecordedLeadershipEvents();
+		leadership.addListener(events);
+		await().atMost(WITHIN).until(() -> client.getZookeeperClient().isConnected());
+		LockHandle hold = locks.mutex("held").acquire(WITHIN);
+		leadership.join("led");
+		await().atMost(WITHIN).until(() -> leadership.isLeader("led"));
+		long epoch = leadership.epoch("led").getAsLong();
+		LockHandle tenure = leadership.tenure("led").orElseThrow();
+		long oldSession = session(client);
+
+		Faults.killSession(client);
+		await().atMost(WITHIN).until(() -> client.getZookeeperClient().isConnected() && session(client) != oldSession);
+		assertThat(told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
+		assertThat(events).doesNotContain(new LeadershipRevokedEvent("led", epoch));
+
+		// Asked now, both answer lost, and both losses are told before any later event.
+		assertThat(hold.state()).isEqualTo(LockState.LOST);
+		assertThat(tenure.state()).isEqualTo(LockState.LOST);
+		await().atMost(WITHIN).until(() -> events.contains(new LeadershipRevokedEvent("led", epoch)));
+		await().atMost(WITHIN).until(() -> !losses.isEmpty());
+		assertThat(told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
+
+		letGo.countDown();
+		await().atMost(WITHIN).until(() -> told.contains(ConnectionState.RECONNECTED));
+		// The member queues again in the new session, and leads with a new epoch.
+		await().atMost(WITHIN).until(() -> leadership.isLeader("led"));
+		assertThat(leadership.epoch("led").getAsLong()).isGreaterThan(epoch);
+		assertThat(events).filteredOn((event) -> event instanceof LeadershipRevokedEvent)
+			.containsExactly(new LeadershipRevokedEvent("led", epoch));
+		assertThat(losses).extracting((lost) -> lost.path().value()).containsExactly("held");
+		hold.close();
 	}
 
 	private static List<LockParticipant> followers(CuratorLeadership leader) {
