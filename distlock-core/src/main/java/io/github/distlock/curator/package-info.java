@@ -211,8 +211,7 @@
  * <tr>
  * <td>QUEUED</td>
  * <td>the driver says the node holds, but Curator replaced the node's session</td>
- * <td>as "our node is gone" (the old node deleted, a node made in the session in
- * use)</td>
+ * <td>as "our node is gone"</td>
  * <td>{@code ReadAnsweredInNewSessionTests}</td>
  * </tr>
  * <tr>
