@@ -125,8 +125,10 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.connectionLossPolicy = connectionLossPolicy;
 		this.threads = new EngineThreads(executor);
 		this.session = new SessionWatch(client, connectionLossPolicy, this.threads);
+		LoneQueues loneQueues = new LoneQueues(client, this.session);
+		this.session.onDeleted(loneQueues::deleted);
 		this.engine = new Parts(client, new HolderIdentity(applicationName), this.threads, this.session,
-				new LocalQueues(), accessDeniedAdvice);
+				new LocalQueues(), loneQueues, accessDeniedAdvice);
 		this.inspector = new QueueInspector(client);
 		this.session.start();
 	}
@@ -262,6 +264,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		for (Session.Waiting acquisition : this.session.acquisitions()) {
 			acquisition.fail(acquisition.closed());
 		}
+		this.engine.loneQueues.close();
 		this.threads.close();
 	}
 
@@ -280,6 +283,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	/** The engine's threads. */
 	EngineThreads threads() {
 		return this.threads;
+	}
+
+	/** This client's mutex queues known to hold its node alone. */
+	LoneQueues loneQueues() {
+		return this.engine.loneQueues;
 	}
 
 	/** This client's local queues. */
@@ -318,6 +326,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 		private final LocalQueues localQueues;
 
+		private final LoneQueues loneQueues;
+
 		private final AccessDeniedAdvice accessDeniedAdvice;
 
 		private volatile LockEventListener[] eventListeners = {};
@@ -325,12 +335,13 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		private volatile boolean closed;
 
 		Parts(CuratorFramework client, HolderIdentity identity, EngineThreads threads, SessionWatch session,
-				LocalQueues localQueues, AccessDeniedAdvice accessDeniedAdvice) {
+				LocalQueues localQueues, LoneQueues loneQueues, AccessDeniedAdvice accessDeniedAdvice) {
 			this.client = client;
 			this.identity = identity;
 			this.threads = threads;
 			this.session = session;
 			this.localQueues = localQueues;
+			this.loneQueues = loneQueues;
 			this.accessDeniedAdvice = accessDeniedAdvice;
 		}
 
@@ -357,6 +368,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		@Override
 		public LocalTurns localQueues() {
 			return this.localQueues;
+		}
+
+		@Override
+		public LoneQueues loneQueues() {
+			return this.loneQueues;
 		}
 
 		@Override
