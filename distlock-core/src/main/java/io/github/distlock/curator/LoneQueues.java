@@ -1,5 +1,6 @@
 package io.github.distlock.curator;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -12,6 +13,8 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The mutex queues of this client where its last node was known to be the queue's only
@@ -45,17 +48,35 @@ final class LoneQueues {
 	/** How many queues' states are kept at most. */
 	static final int CAPACITY = 4096;
 
+	/**
+	 * How long a queue stays taking part without an acquisition: its watch is set only if
+	 * it is acquired again within this time, and removed once it was not for this long.
+	 */
+	static final Duration IDLE = Duration.ofSeconds(2);
+
+	private static final long IDLE_NANOS = IDLE.toNanos();
+
+	private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
+
+	private static final Logger logger = LoggerFactory.getLogger(LoneQueues.class);
+
 	private final CuratorFramework client;
 
 	private final Session session;
+
+	private final Threads threads;
 
 	private final Map<String, Queue> queues = new LinkedHashMap<>(64, 0.75f, true);
 
 	private boolean closed;
 
-	LoneQueues(CuratorFramework client, Session session) {
+	// Whether a sweep of idle queues is scheduled: while any watch is set.
+	private boolean sweeping;
+
+	LoneQueues(CuratorFramework client, Session session, Threads threads) {
 		this.client = client;
 		this.session = session;
+		this.threads = threads;
 	}
 
 	/**
@@ -67,7 +88,13 @@ final class LoneQueues {
 	 */
 	synchronized @Nullable Proof before(String queuePath, long instance) {
 		Queue queue = this.queues.get(queuePath);
-		if (queue == null || !queue.isArmed(instance) || queue.alone == null) {
+		if (queue == null) {
+			return null;
+		}
+		long now = System.nanoTime();
+		queue.previousUse = queue.lastUse;
+		queue.lastUse = now;
+		if (!queue.isArmed(instance) || queue.alone == null) {
 			return null;
 		}
 		int sequence = QueueDriver.sequence(queue.alone, QueueDriver.LOCK_NAME);
@@ -112,13 +139,21 @@ final class LoneQueues {
 				return;
 			}
 			queue = this.queues.get(queuePath);
+			long now = System.nanoTime();
 			if (queue == null) {
 				// Its first acquisition: only noted.
-				this.queues.put(queuePath, new Queue(queuePath));
-				evictBeyondCapacity();
+				Queue noted = new Queue(queuePath);
+				noted.lastUse = now;
+				noted.previousUse = now - 2 * IDLE_NANOS;
+				this.queues.put(queuePath, noted);
+				evictBeyondCapacity(now);
 				return;
 			}
 			if (queue.watch != null && queue.instance == instance) {
+				return;
+			}
+			if (now - queue.previousUse > IDLE_NANOS) {
+				// Acquired again only after a pause: not worth a watch.
 				return;
 			}
 			watch = new ParentWatch(this, queue);
@@ -139,6 +174,42 @@ final class LoneQueues {
 					queue.watch = null;
 				}
 			}
+		}
+	}
+
+	/**
+	 * Every second while a watch is set: drop the queues not acquired for {@link #IDLE},
+	 * and remove their watches.
+	 */
+	private void sweep() {
+		List<Queue> idle = new ArrayList<>();
+		synchronized (this) {
+			long now = System.nanoTime();
+			boolean watched = false;
+			for (Iterator<Queue> queues = this.queues.values().iterator(); queues.hasNext();) {
+				Queue queue = queues.next();
+				if (now - queue.lastUse > IDLE_NANOS) {
+					queues.remove();
+					if (queue.watch != null) {
+						idle.add(queue);
+					}
+				}
+				else {
+					watched |= queue.watch != null;
+				}
+			}
+			this.sweeping = watched && !this.closed;
+			if (this.sweeping) {
+				this.threads.requestAfter(SWEEP_EVERY, this::sweep);
+			}
+		}
+		idle.forEach(this::removeWatch);
+	}
+
+	private void sweepWhileWatched() {
+		if (!this.sweeping && !this.closed) {
+			this.sweeping = true;
+			this.threads.requestAfter(SWEEP_EVERY, this::sweep);
 		}
 	}
 
@@ -202,6 +273,7 @@ final class LoneQueues {
 			if (code == KeeperException.Code.OK && event.getStat() != null && this.session.clientInstance() == instance
 					&& !this.closed) {
 				queue.armed = true;
+				sweepWhileWatched();
 			}
 			else {
 				// Not set on the parent (missing: the watch waits for its creation), or
@@ -211,7 +283,7 @@ final class LoneQueues {
 			}
 		}
 		if (remove) {
-			this.session.removeWatch(watch, queue.path, Watcher.WatcherType.Data);
+			removeWatch(queue.path, watch);
 		}
 	}
 
@@ -232,20 +304,28 @@ final class LoneQueues {
 					&& event.getState() != Watcher.Event.KeeperState.Closed;
 		}
 		if (remove) {
-			this.session.removeWatch(watch, queue.path, Watcher.WatcherType.Data);
+			removeWatch(queue.path, watch);
 		}
 	}
 
-	private void evictBeyondCapacity() {
+	// Holding the monitor: drop the least recently used queues beyond the capacity, and
+	// those not acquired for a while whose watch is not set.
+	private void evictBeyondCapacity(long now) {
 		Iterator<Queue> eldest = this.queues.values().iterator();
-		while (this.queues.size() > CAPACITY && eldest.hasNext()) {
+		while (eldest.hasNext()) {
 			Queue queue = eldest.next();
+			boolean idle = queue.watch == null && now - queue.lastUse > IDLE_NANOS;
+			if (this.queues.size() <= CAPACITY && !idle) {
+				break;
+			}
 			eldest.remove();
 			queue.armed = false;
 			queue.forget();
 			if (queue.watch != null) {
-				Queue evicted = queue;
-				this.session.send(() -> removeWatch(evicted));
+				ParentWatch watch = queue.watch;
+				queue.watch = null;
+				String path = queue.path;
+				this.session.send(() -> removeWatch(path, watch));
 			}
 		}
 	}
@@ -256,10 +336,45 @@ final class LoneQueues {
 			watch = queue.watch;
 			queue.watch = null;
 			queue.armed = false;
+			queue.forget();
 		}
 		if (watch != null) {
-			this.session.removeWatch(watch, queue.path, Watcher.WatcherType.Data);
+			removeWatch(queue.path, watch);
 		}
+	}
+
+	/**
+	 * Remove the parent's data watch, on the server too: ZooKeeper removes one watcher in
+	 * the client only, and would keep the watch on the server until the parent changes.
+	 * Any other data watcher of this client on the parent is told it was removed, which
+	 * undoes what it proved. Without a connection the server dropped it already, and the
+	 * client forgets it, so as not to set it again when it reconnects.
+	 */
+	private void removeWatch(String path, ParentWatch watch) {
+		this.session.send(() -> {
+			try {
+				if (this.client.getZookeeperClient().isConnected()) {
+					this.client.watchers()
+						.removeAll()
+						.ofType(Watcher.WatcherType.Data)
+						.quietly()
+						.inBackground()
+						.forPath(path);
+				}
+				else {
+					this.client.watchers()
+						.remove(watch)
+						.ofType(Watcher.WatcherType.Data)
+						.locally()
+						.quietly()
+						.inBackground()
+						.forPath(path);
+				}
+			}
+			catch (Exception ex) {
+				logger.debug("Could not remove the watch on {}: {}", path, ex.toString());
+			}
+		});
 	}
 
 	/**
@@ -286,6 +401,11 @@ final class LoneQueues {
 		// Our node last known the only child while the watch was set, whether its
 		// delete was answered, and a count of the changes of both.
 		@Nullable String alone;
+
+		// When it was acquired last, and the time before (nanoTime).
+		long lastUse;
+
+		long previousUse;
 
 		boolean aloneDeleted;
 

@@ -206,10 +206,26 @@ class LoneNodeGrantTests {
 		operations.clear();
 		cycleAndSettle(locks, "trouble");
 		assertThat(operations.count("GetChildren")).isEqualTo(1);
-		// The read found the node alone under a watch set again: the rule holds again.
+		// Once a read found the node alone under a watch set again, the rule holds again.
+		cycleAndSettle(locks, "trouble");
 		operations.clear();
 		cycleAndSettle(locks, "trouble");
 		assertThat(operations.count("GetChildren")).isZero();
+	}
+
+	@Test
+	void aQueueNotAcquiredForAWhileLeavesNoWatchAndNoState() throws Exception {
+		CuratorLocks locks = this.zookeeper.newNode();
+		cycleAndSettle(locks, "idle");
+		cycleAndSettle(locks, "idle");
+		assertThat(ServerWatches.watchedPaths(this.zookeeper.server().getPort(), "distlock-test"))
+			.containsExactly("/distlock-test" + queue("idle"));
+		await().atMost(Duration.ofSeconds(15))
+			.untilAsserted(
+					() -> assertThat(ServerWatches.watchedPaths(this.zookeeper.server().getPort(), "distlock-test"))
+						.isEmpty());
+		await().atMost(Duration.ofSeconds(5)).until(() -> locks.leftovers() == 0);
+		assertThat(locks.loneQueues().size()).containsExactly(0, 0);
 	}
 
 	@Test
