@@ -308,9 +308,14 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	/**
 	 * Number of things kept for locks that nobody holds or waits for: local queue
 	 * entries, armed deadlines, unconfirmed releases (for tests of what is left behind).
+	 * The mutex queues acquired in the last seconds ({@link LoneQueues}) and their sweep
+	 * are not counted: they end by themselves once not acquired for
+	 * {@link LoneQueues#IDLE}.
 	 */
 	int leftovers() {
-		return this.engine.localQueues.size() + this.threads.timer().pending() + this.session.unconfirmedReleases();
+		return this.engine.localQueues.size()
+				+ this.threads.timer().pendingBesides(this.engine.loneQueues.scheduledSweep())
+				+ this.session.unconfirmedReleases();
 	}
 
 	/** The engine's parts, as acquisitions, positions and holds reach them. */

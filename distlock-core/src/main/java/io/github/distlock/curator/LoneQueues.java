@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The mutex queues of this client where its last node was known to be the queue's only
  * child, and what lets the answer of the next create prove the new node alone without
- * reading the queue (the rule and what it relies on: docs/failure-model.md, invariant 8).
+ * reading the queue (the rule and what it relies on: docs/failure-model.md, "A mutex
+ * cycle without the queue's read").
  * <p>
  * ZooKeeper numbers a parent's sequential children from a counter that every child create
  * advances by one (deletes do not). Our node {@code P} was the only child when a read (or
@@ -38,10 +39,12 @@ import org.slf4j.LoggerFactory;
  * before the answers of its later requests: so when the create's answer comes, any event
  * that undoes the proof was handled before it.
  * <p>
- * A queue takes part from its second acquisition by this client on (the first costs no
- * request more), and while its state is kept: at most {@value #CAPACITY} queues, the
- * least recently used dropped first (its watch removed). Everything is guarded by this
- * object's monitor, taken after the acquisition's (never the other way round).
+ * A queue takes part when this client acquires it again within {@link #IDLE} (the first
+ * acquisition costs no request more), and stops once it was not acquired for as long: its
+ * watch is removed then, on the server too, so nothing is left once the locks are idle.
+ * At most {@value #CAPACITY} queues are followed, the least recently used dropped first.
+ * Everything is guarded by this object's monitor, taken after the acquisition's (never
+ * the other way round).
  */
 final class LoneQueues {
 
@@ -70,8 +73,10 @@ final class LoneQueues {
 
 	private boolean closed;
 
-	// Whether a sweep of idle queues is scheduled: while any watch is set.
+	// Whether a sweep of idle queues is scheduled (while a watch is set), and when.
 	private boolean sweeping;
+
+	private Timer.@Nullable Scheduled sweep;
 
 	LoneQueues(CuratorFramework client, Session session, Threads threads) {
 		this.client = client;
@@ -199,9 +204,7 @@ final class LoneQueues {
 				}
 			}
 			this.sweeping = watched && !this.closed;
-			if (this.sweeping) {
-				this.threads.requestAfter(SWEEP_EVERY, this::sweep);
-			}
+			this.sweep = this.sweeping ? scheduleSweep() : null;
 		}
 		idle.forEach(this::removeWatch);
 	}
@@ -209,8 +212,21 @@ final class LoneQueues {
 	private void sweepWhileWatched() {
 		if (!this.sweeping && !this.closed) {
 			this.sweeping = true;
-			this.threads.requestAfter(SWEEP_EVERY, this::sweep);
+			this.sweep = scheduleSweep();
 		}
+	}
+
+	private Timer.Scheduled scheduleSweep() {
+		return this.threads.timer()
+			.schedule(System.nanoTime() + SWEEP_EVERY.toNanos(), () -> this.threads.request(this::sweep));
+	}
+
+	/**
+	 * The timeout of the sweep scheduled now, or {@code null} (for tests of what is left
+	 * behind: it ends by itself once no queue was acquired for {@link #IDLE}).
+	 */
+	synchronized Timer.@Nullable Scheduled scheduledSweep() {
+		return this.sweep;
 	}
 
 	/**
@@ -242,6 +258,10 @@ final class LoneQueues {
 		List<Queue> watched = new ArrayList<>();
 		synchronized (this) {
 			this.closed = true;
+			if (this.sweep != null) {
+				this.sweep.cancel();
+				this.sweep = null;
+			}
 			for (Queue queue : this.queues.values()) {
 				if (queue.watch != null) {
 					watched.add(queue);
