@@ -73,7 +73,7 @@ final class LoneQueues {
 
 	private boolean closed;
 
-	// Whether a sweep of idle queues is scheduled (while a watch is set), and when.
+	// Whether a sweep of idle queues is scheduled (while any is kept), and when.
 	private boolean sweeping;
 
 	private Timer.@Nullable Scheduled sweep;
@@ -152,6 +152,7 @@ final class LoneQueues {
 				noted.previousUse = now - 2 * IDLE_NANOS;
 				this.queues.put(queuePath, noted);
 				evictBeyondCapacity(now);
+				sweepWhileKept();
 				return;
 			}
 			if (queue.watch != null && queue.instance == instance) {
@@ -183,14 +184,13 @@ final class LoneQueues {
 	}
 
 	/**
-	 * Every second while a watch is set: drop the queues not acquired for {@link #IDLE},
+	 * Every second while a queue is kept: drop the queues not acquired for {@link #IDLE},
 	 * and remove their watches.
 	 */
 	private void sweep() {
 		List<Queue> idle = new ArrayList<>();
 		synchronized (this) {
 			long now = System.nanoTime();
-			boolean watched = false;
 			for (Iterator<Queue> queues = this.queues.values().iterator(); queues.hasNext();) {
 				Queue queue = queues.next();
 				if (now - queue.lastUse > IDLE_NANOS) {
@@ -199,17 +199,14 @@ final class LoneQueues {
 						idle.add(queue);
 					}
 				}
-				else {
-					watched |= queue.watch != null;
-				}
 			}
-			this.sweeping = watched && !this.closed;
+			this.sweeping = !this.queues.isEmpty() && !this.closed;
 			this.sweep = this.sweeping ? scheduleSweep() : null;
 		}
 		idle.forEach(this::removeWatch);
 	}
 
-	private void sweepWhileWatched() {
+	private void sweepWhileKept() {
 		if (!this.sweeping && !this.closed) {
 			this.sweeping = true;
 			this.sweep = scheduleSweep();
@@ -293,7 +290,7 @@ final class LoneQueues {
 			if (code == KeeperException.Code.OK && event.getStat() != null && this.session.clientInstance() == instance
 					&& !this.closed) {
 				queue.armed = true;
-				sweepWhileWatched();
+				sweepWhileKept();
 			}
 			else {
 				// Not set on the parent (missing: the watch waits for its creation), or

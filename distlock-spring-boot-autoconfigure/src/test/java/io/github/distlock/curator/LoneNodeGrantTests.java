@@ -216,8 +216,11 @@ class LoneNodeGrantTests {
 	@Test
 	void aQueueNotAcquiredForAWhileLeavesNoWatchAndNoState() throws Exception {
 		CuratorLocks locks = this.zookeeper.newNode();
+		// A queue acquired once is only noted; one acquired again sets its watch.
+		cycleAndSettle(locks, "once");
 		cycleAndSettle(locks, "idle");
 		cycleAndSettle(locks, "idle");
+		assertThat(locks.loneQueues().size()[1]).isEqualTo(1);
 		assertThat(ServerWatches.watchedPaths(this.zookeeper.server().getPort(), "distlock-test"))
 			.containsExactly("/distlock-test" + queue("idle"));
 		await().atMost(Duration.ofSeconds(15))
