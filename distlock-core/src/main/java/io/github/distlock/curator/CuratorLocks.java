@@ -125,8 +125,10 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.connectionLossPolicy = connectionLossPolicy;
 		this.threads = new EngineThreads(executor);
 		this.session = new SessionWatch(client, connectionLossPolicy, this.threads);
+		LoneQueues loneQueues = new LoneQueues(client, this.session, this.threads);
+		this.session.onDeleted(loneQueues::deleted);
 		this.engine = new Parts(client, new HolderIdentity(applicationName), this.threads, this.session,
-				new LocalQueues(), accessDeniedAdvice);
+				new LocalQueues(), loneQueues, accessDeniedAdvice);
 		this.inspector = new QueueInspector(client);
 		this.session.start();
 	}
@@ -262,6 +264,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		for (Session.Waiting acquisition : this.session.acquisitions()) {
 			acquisition.fail(acquisition.closed());
 		}
+		this.engine.loneQueues.close();
 		this.threads.close();
 	}
 
@@ -282,6 +285,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.threads;
 	}
 
+	/** This client's mutex queues known to hold its node alone. */
+	LoneQueues loneQueues() {
+		return this.engine.loneQueues;
+	}
+
 	/** This client's local queues. */
 	LocalQueues localQueues() {
 		return this.engine.localQueues;
@@ -300,9 +308,14 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	/**
 	 * Number of things kept for locks that nobody holds or waits for: local queue
 	 * entries, armed deadlines, unconfirmed releases (for tests of what is left behind).
+	 * The mutex queues acquired in the last seconds ({@link LoneQueues}) and their sweep
+	 * are not counted: they end by themselves once not acquired for
+	 * {@link LoneQueues#IDLE}.
 	 */
 	int leftovers() {
-		return this.engine.localQueues.size() + this.threads.timer().pending() + this.session.unconfirmedReleases();
+		return this.engine.localQueues.size()
+				+ this.threads.timer().pendingBesides(this.engine.loneQueues.scheduledSweep())
+				+ this.session.unconfirmedReleases();
 	}
 
 	/** The engine's parts, as acquisitions, positions and holds reach them. */
@@ -318,6 +331,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 		private final LocalQueues localQueues;
 
+		private final LoneQueues loneQueues;
+
 		private final AccessDeniedAdvice accessDeniedAdvice;
 
 		private volatile LockEventListener[] eventListeners = {};
@@ -325,12 +340,13 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		private volatile boolean closed;
 
 		Parts(CuratorFramework client, HolderIdentity identity, EngineThreads threads, SessionWatch session,
-				LocalQueues localQueues, AccessDeniedAdvice accessDeniedAdvice) {
+				LocalQueues localQueues, LoneQueues loneQueues, AccessDeniedAdvice accessDeniedAdvice) {
 			this.client = client;
 			this.identity = identity;
 			this.threads = threads;
 			this.session = session;
 			this.localQueues = localQueues;
+			this.loneQueues = loneQueues;
 			this.accessDeniedAdvice = accessDeniedAdvice;
 		}
 
@@ -357,6 +373,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		@Override
 		public LocalTurns localQueues() {
 			return this.localQueues;
+		}
+
+		@Override
+		public LoneQueues loneQueues() {
+			return this.loneQueues;
 		}
 
 		@Override

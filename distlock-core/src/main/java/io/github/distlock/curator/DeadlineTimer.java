@@ -149,6 +149,14 @@ final class DeadlineTimer implements Timer, AutoCloseable {
 		return this.timeouts.size();
 	}
 
+	/**
+	 * Number of pending timeouts but the given one (for tests of what is left behind).
+	 */
+	int pendingBesides(Timer.@Nullable Scheduled scheduled) {
+		int pending = this.timeouts.size();
+		return (scheduled instanceof Timeout timeout && this.timeouts.contains(timeout)) ? pending - 1 : pending;
+	}
+
 	@Override
 	public void close() {
 		this.closed = true;

@@ -33,6 +33,12 @@ interface Engine {
 	/** This client's queues of exclusive locks. */
 	LocalTurns localQueues();
 
+	/**
+	 * This client's mutex queues where its last node was known alone, whose next node's
+	 * number may prove it alone without a read.
+	 */
+	LoneQueues loneQueues();
+
 	/** Start following one acquisition for the event listeners. */
 	AcquisitionEvents events(LockKind kind, LockPath path);
 

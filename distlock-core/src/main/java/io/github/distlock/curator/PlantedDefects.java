@@ -42,6 +42,13 @@ final class PlantedDefects {
 	 */
 	static volatile boolean lostKeepsOldNode;
 
+	/**
+	 * The parent's delete or data change is not heeded by the rule that proves a new
+	 * mutex node alone from its number ({@code LoneQueues}): a parent reaped and made
+	 * again may restart its count and give our node the number that would prove it.
+	 */
+	static volatile boolean parentWatchIgnored;
+
 	private PlantedDefects() {
 	}
 

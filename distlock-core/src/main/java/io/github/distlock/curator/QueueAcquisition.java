@@ -35,7 +35,7 @@ final class QueueAcquisition extends Acquisition {
 		super(engine, kind, path, holder, waitTime, exclusive ? queuePath : null);
 		this.downgrade = downgrade;
 		this.position = new QueuePosition(engine, this, queuePath, driver, engine.identity().nodeData(holder),
-				downgrade);
+				downgrade, exclusive);
 	}
 
 	/** The position in the queue (for tests). */

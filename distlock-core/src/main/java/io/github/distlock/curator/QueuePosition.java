@@ -79,6 +79,13 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 
 	private final @Nullable Downgrade downgrade;
 
+	// Whether the create's number may prove our node alone, without a read (a mutex
+	// queue of this client's exclusive acquisitions).
+	private final boolean lone;
+
+	// What the answer of the create in flight may prove, or null.
+	private LoneQueues.@Nullable Proof proof;
+
 	private final NodeCreation creation;
 
 	private final QueueReading reading;
@@ -118,6 +125,25 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 	 */
 	QueuePosition(Engine engine, Owner owner, String queuePath, QueueDriver driver, byte[] data,
 			@Nullable Downgrade downgrade) {
+		this(engine, owner, queuePath, driver, data, downgrade, false);
+	}
+
+	/**
+	 * Create a position.
+	 * @param engine the engine of the client
+	 * @param owner the acquisition it belongs to, and the monitor that guards it
+	 * @param queuePath the queue's node, relative to the client's namespace
+	 * @param driver the protocol
+	 * @param data the data of our node
+	 * @param downgrade the write lock our holder holds in this queue, for a reader that
+	 * downgrades, or {@code null}
+	 * @param lone whether the number of our node may prove it alone in the queue, without
+	 * a read ({@link LoneQueues}): only for the mutex queue of this client's exclusive
+	 * acquisitions
+	 */
+	QueuePosition(Engine engine, Owner owner, String queuePath, QueueDriver driver, byte[] data,
+			@Nullable Downgrade downgrade, boolean lone) {
+		this.lone = lone && driver == QueueDriver.MUTEX && downgrade == null;
 		this.engine = engine;
 		this.owner = owner;
 		this.queuePath = queuePath;
@@ -224,6 +250,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		this.czxid = 0;
 		this.session = 0;
 		this.earlyRead = false;
+		this.proof = null;
 		int generation = ++this.generation;
 		String name = this.driver.lockName();
 		CreateMode mode = CreateMode.EPHEMERAL_SEQUENTIAL;
@@ -240,7 +267,15 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			mode = CreateMode.EPHEMERAL;
 		}
 		this.instanceAtSend = this.engine.session().clientInstance();
-		if (this.creation.create(generation, name, mode, parentsFirst) && this.downgrade == null) {
+		if (this.lone && !parentsFirst) {
+			this.proof = this.engine.loneQueues().before(this.queuePath, this.instanceAtSend);
+		}
+		if (this.creation.create(generation, name, mode, parentsFirst) && this.downgrade == null
+				&& this.proof == null) {
+			if (this.lone) {
+				// Set before the read, which may find our node alone.
+				this.engine.loneQueues().watchParent(this.queuePath, this.instanceAtSend);
+			}
 			this.reading.read(generation);
 		}
 	}
@@ -259,6 +294,17 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		if (this.downgrade != null) {
 			// A downgrading reader holds at once, if it entered its write lock.
 			holds();
+		}
+		else if (this.proof != null) {
+			// No read was sent: the node's number proves it alone, or the queue is read.
+			LoneQueues.Proof proof = this.proof;
+			this.proof = null;
+			if (this.engine.loneQueues().proves(proof, this.nodeName, this.clientInstance)) {
+				holds();
+			}
+			else {
+				this.reading.read(this.generation);
+			}
 		}
 		else if (this.earlyRead) {
 			this.reading.read(this.generation);
@@ -379,6 +425,10 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		if (stat == null) {
 			// Found by Curator's protected-mode recovery, without its stat.
 			this.state = PositionState.CONFIRMING;
+			if (this.proof != null) {
+				this.proof = null;
+				this.earlyRead = true;
+			}
 			this.creation.confirm(this.generation, node);
 			return;
 		}
@@ -429,6 +479,9 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			return;
 		}
 		if (verdict.holds()) {
+			if (this.lone && children.size() == 1 && children.get(0).equals(this.nodeName)) {
+				this.engine.loneQueues().alone(this.queuePath, this.nodeName, this.clientInstance);
+			}
 			holds();
 			return;
 		}

@@ -2,6 +2,7 @@ package io.github.distlock.curator;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -31,9 +32,18 @@ final class Requests {
 	// Holds whose delete failed for want of a connection: sent again when it returns.
 	private final Set<Session.Held> unconfirmedReleases = ConcurrentHashMap.newKeySet();
 
+	// Told of each release whose delete ZooKeeper answered with the node gone by it.
+	private volatile Consumer<String> deleted = (path) -> {
+	};
+
 	Requests(CuratorFramework client, EngineThreads threads) {
 		this.client = client;
 		this.threads = threads;
+	}
+
+	/** Tell the given consumer the node of each release ZooKeeper deleted. */
+	void onDeleted(Consumer<String> deleted) {
+		this.deleted = deleted;
 	}
 
 	/**
@@ -52,7 +62,11 @@ final class Requests {
 			this.client.delete().guaranteed().inBackground((client, event) -> {
 				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
 				switch (code) {
-					case OK, NONODE, SESSIONEXPIRED -> hold.released().complete(null);
+					case OK -> {
+						this.deleted.accept(path);
+						hold.released().complete(null);
+					}
+					case NONODE, SESSIONEXPIRED -> hold.released().complete(null);
 					case CONNECTIONLOSS, OPERATIONTIMEOUT -> {
 						this.unconfirmedReleases.add(hold);
 						if (isConnected()) {

@@ -381,6 +381,11 @@ final class SessionWatch implements Session {
 		this.requests.release(hold);
 	}
 
+	/** Tell the given consumer the node of each release ZooKeeper deleted. */
+	void onDeleted(Consumer<String> deleted) {
+		this.requests.onDeleted(deleted);
+	}
+
 	/** Number of releases waiting for the connection to return. */
 	int unconfirmedReleases() {
 		return this.requests.unconfirmedReleases();

@@ -45,6 +45,8 @@
  * (the event listeners, seen as {@link io.github.distlock.curator.AcquisitionEvents}),
  * {@link io.github.distlock.curator.HolderIdentity} (the data of our nodes, seen as
  * {@link io.github.distlock.curator.Identity}),
+ * {@link io.github.distlock.curator.LoneQueues} (the mutex queues whose next node's
+ * number may prove it alone, and the watches on their parents that the proof needs),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, what
  * follows it, and its {@link io.github.distlock.curator.Requests}: releases and deletes
  * that must reach ZooKeeper; the parts see it as the narrow
@@ -134,6 +136,24 @@
  * <td>the create is answered with the node's stat</td>
  * <td>QUEUED (a downgrade: see below)</td>
  * <td>{@code CuratorLocksTests}</td>
+ * </tr>
+ * <tr>
+ * <td>NEW (a mutex of this client's exclusive acquisitions)</td>
+ * <td>the acquisition begins, and our previous node in the queue was last seen alone
+ * under the parent's watch ({@link io.github.distlock.curator.LoneQueues}): only our
+ * node's create is sent</td>
+ * <td>CREATING, no read in flight</td>
+ * <td>{@code LoneNodeGrantTests}</td>
+ * </tr>
+ * <tr>
+ * <td>CREATING (no read in flight)</td>
+ * <td>the create is answered with the number one past our previous node's, that node's
+ * delete was answered, the parent's watch has not fired and no connection event came
+ * since (same handle)</td>
+ * <td>HOLDS as below (connected, the node of the session in use), without a read; any
+ * other answer: QUEUED, the queue is read</td>
+ * <td>{@code LoneNodeGrantTests} (a raw Curator mutex between, the parent reaped and made
+ * again, a server restart between)</td>
  * </tr>
  * <tr>
  * <td>CREATING</td>
