@@ -376,7 +376,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 
 		@Override
-		public LoneQueues loneQueues() {
+		public LoneGrants loneQueues() {
 			return this.loneQueues;
 		}
 

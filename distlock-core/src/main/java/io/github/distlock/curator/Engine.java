@@ -37,7 +37,7 @@ interface Engine {
 	 * This client's mutex queues where its last node was known alone, whose next node's
 	 * number may prove it alone without a read.
 	 */
-	LoneQueues loneQueues();
+	LoneGrants loneQueues();
 
 	/** Start following one acquisition for the event listeners. */
 	AcquisitionEvents events(LockKind kind, LockPath path);

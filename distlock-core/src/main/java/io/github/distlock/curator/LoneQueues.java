@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * Everything is guarded by this object's monitor, taken after the acquisition's (never
  * the other way round).
  */
-final class LoneQueues {
+final class LoneQueues implements LoneGrants {
 
 	/** How many queues' states are kept at most. */
 	static final int CAPACITY = 4096;
@@ -56,8 +56,6 @@ final class LoneQueues {
 	 * it is acquired again within this time, and removed once it was not for this long.
 	 */
 	static final Duration IDLE = Duration.ofSeconds(2);
-
-	private static final long IDLE_NANOS = IDLE.toNanos();
 
 	private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
 
@@ -69,7 +67,10 @@ final class LoneQueues {
 
 	private final Threads threads;
 
-	private final Map<String, Queue> queues = new LinkedHashMap<>(64, 0.75f, true);
+	// IDLE, or another time set by a test that must not depend on how fast it runs.
+	private volatile long idleNanos = IDLE.toNanos();
+
+	private final Map<String, LoneQueue> queues = new LinkedHashMap<>(64, 0.75f, true);
 
 	private boolean closed;
 
@@ -84,15 +85,9 @@ final class LoneQueues {
 		this.threads = threads;
 	}
 
-	/**
-	 * Before our node's create in a mutex queue: what its answer may prove, or
-	 * {@code null} if nothing (the queue is read then, as always).
-	 * @param queuePath the queue's path
-	 * @param instance Curator's handle index the create is sent with
-	 * @return the proof to check against the create's answer, or {@code null}
-	 */
-	synchronized @Nullable Proof before(String queuePath, long instance) {
-		Queue queue = this.queues.get(queuePath);
+	@Override
+	public synchronized @Nullable Proof before(String queuePath, long instance) {
+		LoneQueue queue = this.queues.get(queuePath);
 		if (queue == null) {
 			return null;
 		}
@@ -109,35 +104,24 @@ final class LoneQueues {
 		return new Proof(queue, queue.epoch, sequence + 1);
 	}
 
-	/**
-	 * The create of our node was answered: whether its number proves it the queue's only
-	 * node. If it does, the node is the one known alone from now on.
-	 * @param proof what {@link #before} returned
-	 * @param nodeName the node's name
-	 * @param instance Curator's handle index the create was sent and answered with
-	 */
-	synchronized boolean proves(Proof proof, String nodeName, long instance) {
-		Queue queue = proof.queue;
-		if (this.queues.get(queue.path) != queue || queue.epoch != proof.epoch || !queue.isArmed(instance)
+	@Override
+	public synchronized boolean proves(Proof proof, String nodeName, long instance) {
+		LoneQueue queue = proof.queue();
+		if (this.queues.get(queue.path) != queue || queue.epoch != proof.epoch() || !queue.isArmed(instance)
 				|| !queue.aloneDeleted) {
 			return false;
 		}
 		if (!QueueDriver.isNode(nodeName, QueueDriver.LOCK_NAME)
-				|| QueueDriver.sequence(nodeName, QueueDriver.LOCK_NAME) != proof.sequence) {
+				|| QueueDriver.sequence(nodeName, QueueDriver.LOCK_NAME) != proof.sequence()) {
 			return false;
 		}
 		queue.alone(nodeName);
 		return true;
 	}
 
-	/**
-	 * Before the read of a mutex queue whose create was just sent: set the parent's watch
-	 * if the queue takes part and has none set in this session.
-	 * @param queuePath the queue's path
-	 * @param instance Curator's handle index the requests are sent with
-	 */
-	void watchParent(String queuePath, long instance) {
-		Queue queue;
+	@Override
+	public void watchParent(String queuePath, long instance) {
+		LoneQueue queue;
 		ParentWatch watch;
 		synchronized (this) {
 			if (this.closed) {
@@ -147,9 +131,9 @@ final class LoneQueues {
 			long now = System.nanoTime();
 			if (queue == null) {
 				// Its first acquisition: only noted.
-				Queue noted = new Queue(queuePath);
+				LoneQueue noted = new LoneQueue(queuePath);
 				noted.lastUse = now;
-				noted.previousUse = now - 2 * IDLE_NANOS;
+				noted.previousUse = now - 2 * this.idleNanos;
 				this.queues.put(queuePath, noted);
 				evictBeyondCapacity(now);
 				sweepWhileKept();
@@ -158,7 +142,7 @@ final class LoneQueues {
 			if (queue.watch != null && queue.instance == instance) {
 				return;
 			}
-			if (now - queue.previousUse > IDLE_NANOS) {
+			if (now - queue.previousUse > this.idleNanos) {
 				// Acquired again only after a pause: not worth a watch.
 				return;
 			}
@@ -188,12 +172,12 @@ final class LoneQueues {
 	 * and remove their watches.
 	 */
 	private void sweep() {
-		List<Queue> idle = new ArrayList<>();
+		List<LoneQueue> idle = new ArrayList<>();
 		synchronized (this) {
 			long now = System.nanoTime();
-			for (Iterator<Queue> queues = this.queues.values().iterator(); queues.hasNext();) {
-				Queue queue = queues.next();
-				if (now - queue.lastUse > IDLE_NANOS) {
+			for (Iterator<LoneQueue> queues = this.queues.values().iterator(); queues.hasNext();) {
+				LoneQueue queue = queues.next();
+				if (now - queue.lastUse > this.idleNanos) {
 					queues.remove();
 					if (queue.watch != null) {
 						idle.add(queue);
@@ -226,13 +210,9 @@ final class LoneQueues {
 		return this.sweep;
 	}
 
-	/**
-	 * A read (or this rule) found our node the queue's only child, on the given handle.
-	 * It counts only if the parent's watch was set before, on that handle, and has not
-	 * fired.
-	 */
-	synchronized void alone(String queuePath, String nodeName, long instance) {
-		Queue queue = this.queues.get(queuePath);
+	@Override
+	public synchronized void alone(String queuePath, String nodeName, long instance) {
+		LoneQueue queue = this.queues.get(queuePath);
 		if (queue != null && queue.isArmed(instance)) {
 			queue.alone(nodeName);
 		}
@@ -244,22 +224,31 @@ final class LoneQueues {
 		if (slash <= 0) {
 			return;
 		}
-		Queue queue = this.queues.get(nodePath.substring(0, slash));
+		LoneQueue queue = this.queues.get(nodePath.substring(0, slash));
 		if (queue != null && queue.alone != null && queue.alone.equals(nodePath.substring(slash + 1))) {
 			queue.aloneDeleted = true;
 		}
 	}
 
+	/**
+	 * Keep queues taking part for the given time without an acquisition instead of
+	 * {@link #IDLE} (for tests, so that what they prove does not depend on how fast the
+	 * machine runs them).
+	 */
+	void idleAfter(Duration idle) {
+		this.idleNanos = idle.toNanos();
+	}
+
 	/** The locks are closed: remove every watch, and keep nothing. */
 	void close() {
-		List<Queue> watched = new ArrayList<>();
+		List<LoneQueue> watched = new ArrayList<>();
 		synchronized (this) {
 			this.closed = true;
 			if (this.sweep != null) {
 				this.sweep.cancel();
 				this.sweep = null;
 			}
-			for (Queue queue : this.queues.values()) {
+			for (LoneQueue queue : this.queues.values()) {
 				if (queue.watch != null) {
 					watched.add(queue);
 				}
@@ -272,7 +261,7 @@ final class LoneQueues {
 	/** How many queues' states are kept, and how many of them have a watch set. */
 	synchronized int[] size() {
 		int watched = 0;
-		for (Queue queue : this.queues.values()) {
+		for (LoneQueue queue : this.queues.values()) {
 			if (queue.watch != null) {
 				watched++;
 			}
@@ -280,7 +269,7 @@ final class LoneQueues {
 		return new int[] { this.queues.size(), watched };
 	}
 
-	private void answered(Queue queue, ParentWatch watch, long instance, CuratorEvent event) {
+	private void answered(LoneQueue queue, ParentWatch watch, long instance, CuratorEvent event) {
 		boolean remove = false;
 		synchronized (this) {
 			if (queue.watch != watch) {
@@ -304,7 +293,7 @@ final class LoneQueues {
 		}
 	}
 
-	private void fired(Queue queue, ParentWatch watch, WatchedEvent event) {
+	private void fired(LoneQueue queue, ParentWatch watch, WatchedEvent event) {
 		boolean remove;
 		synchronized (this) {
 			if (queue.watch != watch
@@ -328,10 +317,10 @@ final class LoneQueues {
 	// Holding the monitor: drop the least recently used queues beyond the capacity, and
 	// those not acquired for a while whose watch is not set.
 	private void evictBeyondCapacity(long now) {
-		Iterator<Queue> eldest = this.queues.values().iterator();
+		Iterator<LoneQueue> eldest = this.queues.values().iterator();
 		while (eldest.hasNext()) {
-			Queue queue = eldest.next();
-			boolean idle = queue.watch == null && now - queue.lastUse > IDLE_NANOS;
+			LoneQueue queue = eldest.next();
+			boolean idle = queue.watch == null && now - queue.lastUse > this.idleNanos;
 			if (this.queues.size() <= CAPACITY && !idle) {
 				break;
 			}
@@ -339,7 +328,7 @@ final class LoneQueues {
 			queue.armed = false;
 			queue.forget();
 			if (queue.watch != null) {
-				ParentWatch watch = queue.watch;
+				Watcher watch = queue.watch;
 				queue.watch = null;
 				String path = queue.path;
 				this.session.send(() -> removeWatch(path, watch));
@@ -347,8 +336,8 @@ final class LoneQueues {
 		}
 	}
 
-	private void removeWatch(Queue queue) {
-		ParentWatch watch;
+	private void removeWatch(LoneQueue queue) {
+		Watcher watch;
 		synchronized (this) {
 			watch = queue.watch;
 			queue.watch = null;
@@ -367,7 +356,7 @@ final class LoneQueues {
 	 * undoes what it proved. Without a connection the server dropped it already, and the
 	 * client forgets it, so as not to set it again when it reconnects.
 	 */
-	private void removeWatch(String path, ParentWatch watch) {
+	private void removeWatch(String path, Watcher watch) {
 		this.session.send(() -> {
 			try {
 				if (this.client.getZookeeperClient().isConnected()) {
@@ -394,70 +383,14 @@ final class LoneQueues {
 		});
 	}
 
-	/**
-	 * What the answer of one create may prove: the queue's state it was sent with, and
-	 * the number the node must have.
-	 */
-	record Proof(Queue queue, long epoch, int sequence) {
-
-	}
-
-	/** One queue's state, guarded by the {@code LoneQueues}' monitor. */
-	static final class Queue {
-
-		final String path;
-
-		// The watch set (or being set) on the parent, and the handle it was set with.
-		@Nullable ParentWatch watch;
-
-		long instance;
-
-		// Whether the watch's exists was answered with the parent there.
-		boolean armed;
-
-		// Our node last known the only child while the watch was set, whether its
-		// delete was answered, and a count of the changes of both.
-		@Nullable String alone;
-
-		// When it was acquired last, and the time before (nanoTime).
-		long lastUse;
-
-		long previousUse;
-
-		boolean aloneDeleted;
-
-		long epoch;
-
-		Queue(String path) {
-			this.path = path;
-		}
-
-		boolean isArmed(long instance) {
-			return this.armed && this.watch != null && this.instance == instance;
-		}
-
-		void alone(String nodeName) {
-			this.alone = nodeName;
-			this.aloneDeleted = false;
-			this.epoch++;
-		}
-
-		void forget() {
-			this.alone = null;
-			this.aloneDeleted = false;
-			this.epoch++;
-		}
-
-	}
-
 	/** The one-shot data watch on one queue's parent. */
 	private static final class ParentWatch implements Watcher {
 
 		private final LoneQueues queues;
 
-		private final Queue queue;
+		private final LoneQueue queue;
 
-		ParentWatch(LoneQueues queues, Queue queue) {
+		ParentWatch(LoneQueues queues, LoneQueue queue) {
 			this.queues = queues;
 			this.queue = queue;
 		}

@@ -33,36 +33,10 @@ import io.github.distlock.core.LockLostException;
  * All state, the helpers' included, is guarded by the owner's monitor: the helpers are
  * called holding it, and take it in their callbacks before they hand an answer back.
  * Callbacks come on ZooKeeper's event thread, Curator's background thread or the caller's
- * thread, and never block. The owner is told of each outcome through {@link Owner},
- * holding its monitor.
+ * thread, and never block. The owner is told of each outcome through
+ * {@link PositionOwner}, holding its monitor.
  */
 final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
-
-	/** What a position tells its owner, holding the owner's monitor (which guards it). */
-	interface Owner {
-
-		/** The position's node holds the lock. */
-		void granted(QueuePosition position, LockNode node);
-
-		/** The position waits for its lock. */
-		void waiting(QueuePosition position);
-
-		/** A request failed for want of a connection: resume the position later. */
-		void stalled(QueuePosition position);
-
-		/**
-		 * Whether a position whose node vanished (its session ended) may queue again with
-		 * a new node by itself; if not, it is abandoned and {@link #vanished} is called.
-		 */
-		boolean mayRecreate(QueuePosition position);
-
-		/** The position's node vanished and it may not queue again by itself. */
-		void vanished(QueuePosition position);
-
-		/** The position failed for good. */
-		void failed(QueuePosition position, Exception ex);
-
-	}
 
 	/**
 	 * Pause before making missing parents again, when they went missing again at once.
@@ -71,7 +45,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 
 	private final Engine engine;
 
-	private final Owner owner;
+	private final PositionOwner owner;
 
 	private final String queuePath;
 
@@ -79,12 +53,8 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 
 	private final @Nullable Downgrade downgrade;
 
-	// Whether the create's number may prove our node alone, without a read (a mutex
-	// queue of this client's exclusive acquisitions).
-	private final boolean lone;
-
-	// What the answer of the create in flight may prove, or null.
-	private LoneQueues.@Nullable Proof proof;
+	// Whether the create's number may prove our node alone, without a read.
+	private final LoneCheck lone;
 
 	private final NodeCreation creation;
 
@@ -122,28 +92,14 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 	 * @param data the data of our node
 	 * @param downgrade the write lock our holder holds in this queue, for a reader that
 	 * downgrades, or {@code null}
-	 */
-	QueuePosition(Engine engine, Owner owner, String queuePath, QueueDriver driver, byte[] data,
-			@Nullable Downgrade downgrade) {
-		this(engine, owner, queuePath, driver, data, downgrade, false);
-	}
-
-	/**
-	 * Create a position.
-	 * @param engine the engine of the client
-	 * @param owner the acquisition it belongs to, and the monitor that guards it
-	 * @param queuePath the queue's node, relative to the client's namespace
-	 * @param driver the protocol
-	 * @param data the data of our node
-	 * @param downgrade the write lock our holder holds in this queue, for a reader that
-	 * downgrades, or {@code null}
 	 * @param lone whether the number of our node may prove it alone in the queue, without
-	 * a read ({@link LoneQueues}): only for the mutex queue of this client's exclusive
+	 * a read ({@link LoneGrants}): only for the mutex queue of this client's exclusive
 	 * acquisitions
 	 */
-	QueuePosition(Engine engine, Owner owner, String queuePath, QueueDriver driver, byte[] data,
+	QueuePosition(Engine engine, PositionOwner owner, String queuePath, QueueDriver driver, byte[] data,
 			@Nullable Downgrade downgrade, boolean lone) {
-		this.lone = lone && driver == QueueDriver.MUTEX && downgrade == null;
+		this.lone = new LoneCheck(
+				(lone && driver == QueueDriver.MUTEX && downgrade == null) ? engine.loneQueues() : null, queuePath);
 		this.engine = engine;
 		this.owner = owner;
 		this.queuePath = queuePath;
@@ -250,7 +206,6 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		this.czxid = 0;
 		this.session = 0;
 		this.earlyRead = false;
-		this.proof = null;
 		int generation = ++this.generation;
 		String name = this.driver.lockName();
 		CreateMode mode = CreateMode.EPHEMERAL_SEQUENTIAL;
@@ -267,15 +222,9 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			mode = CreateMode.EPHEMERAL;
 		}
 		this.instanceAtSend = this.engine.session().clientInstance();
-		if (this.lone && !parentsFirst) {
-			this.proof = this.engine.loneQueues().before(this.queuePath, this.instanceAtSend);
-		}
-		if (this.creation.create(generation, name, mode, parentsFirst) && this.downgrade == null
-				&& this.proof == null) {
-			if (this.lone) {
-				// Set before the read, which may find our node alone.
-				this.engine.loneQueues().watchParent(this.queuePath, this.instanceAtSend);
-			}
+		boolean proving = this.lone.mayProve(parentsFirst, this.instanceAtSend);
+		if (this.creation.create(generation, name, mode, parentsFirst) && this.downgrade == null && !proving) {
+			this.lone.beforeRead(this.instanceAtSend);
 			this.reading.read(generation);
 		}
 	}
@@ -295,11 +244,9 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			// A downgrading reader holds at once, if it entered its write lock.
 			holds();
 		}
-		else if (this.proof != null) {
+		else if (this.lone.pending()) {
 			// No read was sent: the node's number proves it alone, or the queue is read.
-			LoneQueues.Proof proof = this.proof;
-			this.proof = null;
-			if (this.engine.loneQueues().proves(proof, this.nodeName, this.clientInstance)) {
+			if (this.lone.proves(this.nodeName, this.clientInstance)) {
 				holds();
 			}
 			else {
@@ -425,10 +372,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		if (stat == null) {
 			// Found by Curator's protected-mode recovery, without its stat.
 			this.state = PositionState.CONFIRMING;
-			if (this.proof != null) {
-				this.proof = null;
-				this.earlyRead = true;
-			}
+			this.earlyRead |= this.lone.drop();
 			this.creation.confirm(this.generation, node);
 			return;
 		}
@@ -479,9 +423,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			return;
 		}
 		if (verdict.holds()) {
-			if (this.lone && children.size() == 1 && children.get(0).equals(this.nodeName)) {
-				this.engine.loneQueues().alone(this.queuePath, this.nodeName, this.clientInstance);
-			}
+			this.lone.found(children, this.nodeName, this.clientInstance);
 			holds();
 			return;
 		}

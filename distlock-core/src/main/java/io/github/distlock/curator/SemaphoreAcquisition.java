@@ -90,11 +90,12 @@ final class SemaphoreAcquisition extends Acquisition {
 
 	private QueuePosition newGuard() {
 		return new QueuePosition(engine(), this, ZKPaths.makePath(this.semaphorePath, GUARD), QueueDriver.MUTEX,
-				this.data, null);
+				this.data, null, false);
 	}
 
 	private QueuePosition newLease() {
-		return new QueuePosition(engine(), this, this.leasesPath, QueueDriver.lease(this.permits), this.data, null);
+		return new QueuePosition(engine(), this, this.leasesPath, QueueDriver.lease(this.permits), this.data, null,
+				false);
 	}
 
 	@Override

@@ -19,7 +19,7 @@
  * its write lock. The helpers hand their answers back through interfaces the position
  * implements, so neither depends on it; the position and both helpers are guarded by the
  * owner's monitor. It tells its owner what happened through
- * {@link io.github.distlock.curator.QueuePosition.Owner} only.</li>
+ * {@link io.github.distlock.curator.PositionOwner} only.</li>
  * <li>{@link io.github.distlock.curator.QueueDriver}: a protocol's rules, one driver per
  * protocol (mutex, read, write, semaphore lease): how nodes are named and sorted, when
  * one holds, what a waiter watches. The endpoint's view of a path asks the same drivers

@@ -85,7 +85,7 @@ class LoneNodeGrantTests {
 
 	@Test
 	void repeatedUncontendedCyclesSendTheCreateAndTheDeleteOnly() throws Exception {
-		CuratorLocks locks = this.zookeeper.newNode();
+		CuratorLocks locks = newNode();
 		Operations operations = new Operations();
 		locks.client().getZookeeperClient().setTracerDriver(operations);
 		// The first acquisition reads; the second sets the parent's watch and finds its
@@ -120,7 +120,7 @@ class LoneNodeGrantTests {
 
 	@Test
 	void aRawCuratorMutexOnTheKeyMakesTheNextAcquisitionReadAndWait() throws Exception {
-		CuratorLocks locks = this.zookeeper.newNode();
+		CuratorLocks locks = newNode();
 		Operations operations = new Operations();
 		locks.client().getZookeeperClient().setTracerDriver(operations);
 		cycleAndSettle(locks, "wire");
@@ -194,7 +194,7 @@ class LoneNodeGrantTests {
 
 	@Test
 	void connectionTroubleSinceTheLastReadMakesTheNextAcquisitionRead() throws Exception {
-		CuratorLocks locks = this.zookeeper.newNode();
+		CuratorLocks locks = newNode();
 		Operations operations = new Operations();
 		locks.client().getZookeeperClient().setTracerDriver(operations);
 		cycleAndSettle(locks, "trouble");
@@ -216,6 +216,8 @@ class LoneNodeGrantTests {
 	@Test
 	void aQueueNotAcquiredForAWhileLeavesNoWatchAndNoState() throws Exception {
 		CuratorLocks locks = this.zookeeper.newNode();
+		// Acquired again within the idle time however slow the machine.
+		locks.loneQueues().idleAfter(Duration.ofMinutes(5));
 		// A queue acquired once is only noted; one acquired again sets its watch.
 		cycleAndSettle(locks, "once");
 		cycleAndSettle(locks, "idle");
@@ -223,6 +225,8 @@ class LoneNodeGrantTests {
 		assertThat(locks.loneQueues().size()[1]).isEqualTo(1);
 		assertThat(ServerWatches.watchedPaths(this.zookeeper.server().getPort(), "distlock-test"))
 			.containsExactly("/distlock-test" + queue("idle"));
+		// Not acquired again: after the idle time the watch and the state go.
+		locks.loneQueues().idleAfter(LoneQueues.IDLE);
 		await().atMost(Duration.ofSeconds(15))
 			.untilAsserted(
 					() -> assertThat(ServerWatches.watchedPaths(this.zookeeper.server().getPort(), "distlock-test"))
@@ -236,7 +240,7 @@ class LoneNodeGrantTests {
 
 	@Test
 	void closedLocksLeaveNoParentWatch() throws Exception {
-		CuratorLocks locks = this.zookeeper.newNode();
+		CuratorLocks locks = newNode();
 		for (String key : List.of("a", "b")) {
 			cycleAndSettle(locks, key);
 			cycleAndSettle(locks, key);
@@ -266,7 +270,7 @@ class LoneNodeGrantTests {
 	 * alone, with a raw Curator mutex holding in it; then try once.
 	 */
 	private LockHandle tryAfterParentMadeAgain(String key) throws Exception {
-		CuratorLocks locks = this.zookeeper.newNode();
+		CuratorLocks locks = newNode();
 		cycleAndSettle(locks, key);
 		LockHandle previous = locks.mutex(key).acquire(Duration.ofSeconds(10));
 		int previousNumber = QueueDriver.sequence(previous.nodePath().orElseThrow(), QueueDriver.LOCK_NAME);
@@ -294,6 +298,16 @@ class LoneNodeGrantTests {
 			assertThat(raw.getChildren().forPath(queue(key))).anyMatch((child) -> child.endsWith("lock-0000000000"));
 			foreign.release();
 		}
+	}
+
+	/**
+	 * A client whose queues stay taking part for minutes without an acquisition, so that
+	 * no test depends on how fast the machine runs its cycles.
+	 */
+	private CuratorLocks newNode() {
+		CuratorLocks locks = this.zookeeper.newNode();
+		locks.loneQueues().idleAfter(Duration.ofMinutes(5));
+		return locks;
 	}
 
 	@SuppressWarnings("unchecked")
