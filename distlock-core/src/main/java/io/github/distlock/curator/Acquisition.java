@@ -27,7 +27,7 @@ import io.github.distlock.core.WaitingAcquisition;
  * deleted. The acquisition never blocks and never runs user code: it is driven by
  * ZooKeeper's callbacks, connection events and the timer.
  */
-abstract class Acquisition implements PositionOwner, Session.Waiting, LocalTurns.Turn {
+abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, LocalTurns.Turn {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and

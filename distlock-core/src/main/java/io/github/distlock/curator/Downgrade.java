@@ -22,6 +22,15 @@ record Downgrade(Hold write) {
 	}
 
 	/**
+	 * The name of the reader's node, not sequential: it takes the write node's place in
+	 * the queue, as Curator's read lock does, so a writer queued behind that write lock
+	 * waits for it too.
+	 */
+	String nodeName(String lockName) {
+		return lockName + sequence();
+	}
+
+	/**
 	 * Why the reader's node cannot be made, or {@code null}. At the ceiling of sequence
 	 * numbers it would keep its write lock's number but not its place: there the place is
 	 * the creation zxid, and a writer queued behind the write lock would come first once

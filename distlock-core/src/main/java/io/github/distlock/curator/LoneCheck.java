@@ -13,6 +13,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class LoneCheck {
 
+	/** Never proving: for every queue but the mutex queue of an exclusive acquisition. */
+	static final LoneCheck OFF = new LoneCheck(null, "");
+
 	private final @Nullable LoneGrants grants;
 
 	private final String queuePath;

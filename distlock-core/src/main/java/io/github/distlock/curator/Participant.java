@@ -40,7 +40,7 @@ import io.github.distlock.core.LockPath;
  * tells the holds and acquisitions of the same session. State is guarded by this object's
  * monitor, which also guards its position and its tenure.
  */
-final class Participant implements PositionOwner, SessionBound, Tenure.Member {
+final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Member {
 
 	private static final Logger logger = LoggerFactory.getLogger(Participant.class);
 
@@ -255,7 +255,7 @@ final class Participant implements PositionOwner, SessionBound, Tenure.Member {
 	/** Queue with a new node, once the namespace is ready. */
 	private void queue() {
 		QueuePosition position = new QueuePosition(this.engine, this, this.queuePath, QueueDriver.LATCH,
-				this.engine.identity().nodeData("leader of " + this.group), null, false);
+				this.engine.identity().nodeData("leader of " + this.group), null, LoneCheck.OFF);
 		this.position = position;
 		this.engine.threads().request(() -> startWhenReady(position));
 	}

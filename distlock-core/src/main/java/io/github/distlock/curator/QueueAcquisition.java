@@ -34,8 +34,11 @@ final class QueueAcquisition extends Acquisition {
 			Duration waitTime, boolean exclusive, @Nullable Downgrade downgrade) {
 		super(engine, kind, path, holder, waitTime, exclusive ? queuePath : null);
 		this.downgrade = downgrade;
+		// Only an exclusive mutex's node may be proved alone by its number.
+		LoneCheck lone = (exclusive && driver == QueueDriver.MUTEX && downgrade == null)
+				? new LoneCheck(engine.loneQueues(), queuePath) : LoneCheck.OFF;
 		this.position = new QueuePosition(engine, this, queuePath, driver, engine.identity().nodeData(holder),
-				downgrade, exclusive);
+				downgrade, lone);
 	}
 
 	/** The position in the queue (for tests). */

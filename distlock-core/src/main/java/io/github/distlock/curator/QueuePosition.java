@@ -15,15 +15,13 @@ import io.github.distlock.core.LockLostException;
 
 /**
  * Our node in one lock queue, from its creation until it holds the lock or is abandoned:
- * the acquisition state machine, the same for every protocol (the {@link QueueDriver}
- * says what the queue means). Its states and transitions are the table in this package's
- * documentation. This class keeps the state and makes the transitions; its
- * {@link NodeCreation} makes the node (protected, as Curator's recipes do) and its
- * {@link QueueReading} reads the queue right behind it, without waiting for the create's
- * answer (ZooKeeper answers one session's requests in order); both hand the answers back
- * through the interfaces this class implements for them. A node that vanished is made
- * anew if the owner allows; a request failed for want of a connection leaves the position
- * stalled until the owner {@linkplain #resume() resumes} it.
+ * the acquisition state machine of every protocol ({@link QueueDriver} says what the
+ * queue means; its states and transitions: {@link PositionState}). {@link NodeCreation}
+ * makes the node (protected, as Curator's recipes do) and {@link QueueReading} reads the
+ * queue right behind it, without waiting for the create's answer (ZooKeeper answers one
+ * session's requests in order); both answer through the interfaces this class implements.
+ * A node that vanished is made anew if the owner allows; a position stalled for want of a
+ * connection waits until the owner {@linkplain #resume() resumes} it.
  * <p>
  * The node holds only if it is known whole (its creating zxid, the fencing token, and its
  * session) and belongs to the session in use: a node found by Curator's protected-mode
@@ -31,21 +29,44 @@ import io.github.distlock.core.LockLostException;
  * taken for a lock.
  * <p>
  * All state, the helpers' included, is guarded by the owner's monitor: the helpers are
- * called holding it, and take it in their callbacks before they hand an answer back.
- * Callbacks come on ZooKeeper's event thread, Curator's background thread or the caller's
- * thread, and never block. The owner is told of each outcome through
- * {@link PositionOwner}, holding its monitor.
+ * called holding it, and take it in their callbacks (on ZooKeeper's event thread,
+ * Curator's background thread or the caller's; they never block) before they answer. The
+ * owner is told of each outcome through {@link Owner}, holding its monitor.
  */
 final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 
-	/**
-	 * Pause before making missing parents again, when they went missing again at once.
-	 */
+	/** What a position tells its owner, holding the owner's monitor (which guards it). */
+	interface Owner {
+
+		/** The position's node holds the lock. */
+		void granted(QueuePosition position, LockNode node);
+
+		/** The position waits for its lock. */
+		void waiting(QueuePosition position);
+
+		/** A request failed for want of a connection: resume the position later. */
+		void stalled(QueuePosition position);
+
+		/**
+		 * Whether a position whose node vanished (its session ended) may queue again with
+		 * a new node by itself; if not, it is abandoned and {@link #vanished} is called.
+		 */
+		boolean mayRecreate(QueuePosition position);
+
+		/** The position's node vanished and it may not queue again by itself. */
+		void vanished(QueuePosition position);
+
+		/** The position failed for good. */
+		void failed(QueuePosition position, Exception ex);
+
+	}
+
+	/** Pause before making parents again that went missing again at once. */
 	private static final Duration PARENTS_RETRY = Duration.ofMillis(50);
 
 	private final Engine engine;
 
-	private final PositionOwner owner;
+	private final Owner owner;
 
 	private final String queuePath;
 
@@ -92,14 +113,12 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 	 * @param data the data of our node
 	 * @param downgrade the write lock our holder holds in this queue, for a reader that
 	 * downgrades, or {@code null}
-	 * @param lone whether the number of our node may prove it alone in the queue, without
-	 * a read ({@link LoneGrants}): only for the mutex queue of this client's exclusive
-	 * acquisitions
+	 * @param lone how our node's number may prove it alone without a read, or
+	 * {@link LoneCheck#OFF}
 	 */
-	QueuePosition(Engine engine, PositionOwner owner, String queuePath, QueueDriver driver, byte[] data,
-			@Nullable Downgrade downgrade, boolean lone) {
-		this.lone = new LoneCheck(
-				(lone && driver == QueueDriver.MUTEX && downgrade == null) ? engine.loneQueues() : null, queuePath);
+	QueuePosition(Engine engine, Owner owner, String queuePath, QueueDriver driver, byte[] data,
+			@Nullable Downgrade downgrade, LoneCheck lone) {
+		this.lone = lone;
 		this.engine = engine;
 		this.owner = owner;
 		this.queuePath = queuePath;
@@ -127,11 +146,9 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			if ((this.state == PositionState.STALLED || this.state == PositionState.QUEUED) && this.node != null
 					&& this.clientInstance != this.engine.session().clientInstance()
 					&& !PlantedDefects.resumeWithOldSessionNode) {
-				// Our node was made in a session that Curator replaced meanwhile. The
-				// server may still keep that session (a restarted server keeps it one
-				// more session timeout; a client may give up on its session first), and
-				// the node with it: watching our predecessor, we would never see it go,
-				// and would drop out of the queue silently. It is deleted and made anew.
+				// Our node's session was replaced. The server may still keep it (a
+				// restarted server does, one session timeout), and the node with it: we
+				// would wait for a predecessor we never see go. Deleted and made anew.
 				vanishedNode();
 				return;
 			}
@@ -174,9 +191,8 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			}
 			this.state = PositionState.ABANDONED;
 			this.reading.forgetWatches();
-			// Without a node, either nothing was created, or the create is still to be
-			// answered (its answer deletes the node), or it failed (Curator deletes what
-			// a failed protected create may have left).
+			// Without a node: nothing created, or a create still to be answered (which
+			// deletes it), or one that failed (Curator cleans up after it).
 			if (this.node != null) {
 				this.engine.session().deleteInBackground(this.node);
 			}
@@ -208,19 +224,15 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		this.earlyRead = false;
 		int generation = ++this.generation;
 		String name = this.driver.lockName();
-		CreateMode mode = CreateMode.EPHEMERAL_SEQUENTIAL;
 		if (this.downgrade != null) {
 			LockAcquisitionException refusal = this.downgrade.refusal();
 			if (refusal != null) {
 				failed(refusal);
 				return;
 			}
-			// A downgrading reader takes its write lock's place in the queue, as
-			// Curator's read lock does: a writer queued behind that write lock waits for
-			// it too.
-			name = name + this.downgrade.sequence();
-			mode = CreateMode.EPHEMERAL;
+			name = this.downgrade.nodeName(name);
 		}
+		CreateMode mode = (this.downgrade != null) ? CreateMode.EPHEMERAL : CreateMode.EPHEMERAL_SEQUENTIAL;
 		this.instanceAtSend = this.engine.session().clientInstance();
 		boolean proving = this.lone.mayProve(parentsFirst, this.instanceAtSend);
 		if (this.creation.create(generation, name, mode, parentsFirst) && this.downgrade == null && !proving) {
@@ -235,8 +247,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		this.reading.know(this.nodeName, this.czxid);
 		this.state = PositionState.QUEUED;
 		if (this.instanceAtSend != this.clientInstance) {
-			// Curator sent the create again through a new handle (a new session): the
-			// node is not the one asked for in the session this position works in.
+			// Curator sent the create again through a new handle: another session's node.
 			vanishedNode();
 			return;
 		}
@@ -265,16 +276,14 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 	 */
 	private void holds() {
 		if (!this.engine.session().isConnected()) {
-			// Not handed out while the connection is down: looked at again once it
-			// is back.
+			// Not handed out without a connection: looked at again once it is back.
 			this.state = PositionState.STALLED;
 			this.owner.stalled(this);
 			return;
 		}
 		if (this.instanceAtSend != this.clientInstance
 				|| this.clientInstance != this.engine.session().clientInstance()) {
-			// Curator replaced the session that owns our node while we waited: the node
-			// dies with it, and must not be taken for a lock.
+			// Curator replaced our node's session while we waited: it dies with it.
 			vanishedNode();
 			return;
 		}
@@ -338,9 +347,8 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		this.owner.failed(this, ex);
 	}
 
-	// The answers of the position's requests, from its creation and its reading, each
-	// called holding the owner's monitor. An answer about an older node, or after the
-	// position moved on, is ignored.
+	// The answers of its creation and its reading, holding the owner's monitor; one
+	// about an older node, or after the position moved on, is ignored.
 
 	@Override
 	public boolean creating(int generation) {

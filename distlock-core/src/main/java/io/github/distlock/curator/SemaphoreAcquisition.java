@@ -90,12 +90,12 @@ final class SemaphoreAcquisition extends Acquisition {
 
 	private QueuePosition newGuard() {
 		return new QueuePosition(engine(), this, ZKPaths.makePath(this.semaphorePath, GUARD), QueueDriver.MUTEX,
-				this.data, null, false);
+				this.data, null, LoneCheck.OFF);
 	}
 
 	private QueuePosition newLease() {
 		return new QueuePosition(engine(), this, this.leasesPath, QueueDriver.lease(this.permits), this.data, null,
-				false);
+				LoneCheck.OFF);
 	}
 
 	@Override
