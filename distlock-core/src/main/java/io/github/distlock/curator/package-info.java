@@ -47,7 +47,8 @@
  * {@link io.github.distlock.curator.HolderIdentity} (the data of our nodes, seen as
  * {@link io.github.distlock.curator.Identity}),
  * {@link io.github.distlock.curator.LoneQueues} (the mutex queues whose next node's
- * number may prove it alone, and the watches on their parents that the proof needs),
+ * number may prove it alone, and the watches on their parents that the proof needs, seen
+ * as {@link io.github.distlock.curator.LoneGrants}),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, what
  * follows it, and its {@link io.github.distlock.curator.Requests}: releases and deletes
  * that must reach ZooKeeper; the parts see it as the narrow
