@@ -48,6 +48,8 @@ final class FaultInjector implements Runnable {
 
 	private volatile boolean calmBegun;
 
+	private boolean latchRelinquished;
+
 	FaultInjector(CheckerRun run, ZooKeeperEnsemble ensemble, TcpRelay relay, long seed) {
 		this.run = run;
 		this.ensemble = ensemble;
@@ -58,6 +60,10 @@ final class FaultInjector implements Runnable {
 	@Override
 	public void run() {
 		try {
+			while (this.run.steering() && !this.run.faultsOver()) {
+				// The steered phase at the run's start ends its own sessions.
+				DistlockActor.park(20);
+			}
 			while (true) {
 				long sleep = 1000 + this.random.nextInt(2000);
 				long calmIn = this.run.calmFrom() - System.nanoTime();
@@ -176,9 +182,16 @@ final class FaultInjector implements Runnable {
 	private void calmSessionsEnd() {
 		List<LeaderMember> members = this.run.members().stream().filter(LeaderMember::distlock).toList();
 		// Wait (5 s at most) until every client is back and a distlock member leads.
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		long begun = System.nanoTime();
+		long deadline = begun + TimeUnit.SECONDS.toNanos(5);
 		while (System.nanoTime() < deadline && !settled(members)) {
 			DistlockActor.park(100);
+			if (System.nanoTime() - begun > TimeUnit.SECONDS.toNanos(1) && connected()
+					&& pick(members, 0, (member, group) -> member.leads(group)) == null) {
+				// Nobody relinquishes in the phase: a raw latch that leads every group
+				// gives its tenures up, so that a distlock member leads.
+				latchRelinquishes();
+			}
 		}
 		DistlockActor.park(300);
 		int offset = this.random.nextInt(Math.max(1, members.size()));
@@ -220,8 +233,36 @@ final class FaultInjector implements Runnable {
 	}
 
 	private boolean settled(List<LeaderMember> members) {
-		return this.run.nodes().stream().allMatch((node) -> node.client.getZookeeperClient().isConnected())
-				&& pick(members, 0, (member, group) -> member.leads(group)) != null;
+		return connected() && pick(members, 0, (member, group) -> member.leads(group)) != null;
+	}
+
+	private boolean connected() {
+		return this.run.nodes().stream().allMatch((node) -> node.client.getZookeeperClient().isConnected());
+	}
+
+	/** The raw latch gives up the groups it leads, once, as its actor would. */
+	private void latchRelinquishes() {
+		if (this.latchRelinquished) {
+			return;
+		}
+		this.latchRelinquished = true;
+		for (LeaderMember member : this.run.members()) {
+			for (int g = 0; g < CheckerRun.GROUPS && !member.distlock(); g++) {
+				String group = CheckerRun.group(g);
+				if (member.leads(group)) {
+					this.run.history()
+						.record(History.Type.MEMBERSHIP, member.name(), 0, Leads.key(group), 0,
+								"relinquishes (calm phase: no distlock member leads)");
+					try {
+						member.relinquish(group);
+					}
+					catch (Exception ex) {
+						this.run.history()
+							.record(History.Type.FAULT, "faults", 0, null, 0, "could not relinquish: " + ex);
+					}
+				}
+			}
+		}
 	}
 
 	private static @Nullable LeaderMember pick(List<LeaderMember> members, int offset,
