@@ -1,5 +1,6 @@
 package io.github.distlock.history;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -17,17 +18,19 @@ import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperEnsemble;
 
 /**
- * Injects random faults, drawn from its own seeded {@link Random}, every one to three
- * seconds until the run stops: a session ended on the server (preferably of a node whose
- * holder is in a long pause), a session expired by its client while the server keeps it,
- * a server stopped and started again, with an ensemble a follower lost for a while, the
- * leader lost, the quorum lost (half the time for longer than the session timeout), and a
- * relay in front of one node that stops forwarding or drops its connections. In the run's
- * calm leadership phase ({@link CheckerRun#calm()}) it ends, on their clients, the
- * sessions of a distlock member that waits in a group and of one that leads one, and
- * nothing else until the phase is over (a session ended elsewhere could move the waiting
- * member's queue on). Records each fault as a window (which nodes, from when to when) and
- * leaves every server running and the relay forwarding when done.
+ * Injects random faults, drawn from its own seeded {@link Random}, once the run's steered
+ * phase is over ({@link CheckerRun#steering()}), every one to three seconds until the run
+ * stops: a session ended on the server (preferably of a node whose holder is in a long
+ * pause), a session expired by its client while the server keeps it, a server stopped and
+ * started again, with an ensemble a follower lost for a while, the leader lost, the
+ * quorum lost (half the time for longer than the session timeout), and a relay in front
+ * of one node that stops forwarding or drops its connections. In the run's calm
+ * leadership phase ({@link CheckerRun#calm()}) it ends, on their clients, the sessions of
+ * a distlock member that waits in a group and of one that leads one (if no distlock
+ * member leads, the raw latch first relinquishes the groups it leads), and nothing else
+ * until the phase is over (a session ended elsewhere could move the waiting member's
+ * queue on). Records each fault as a window (which nodes, from when to when) and leaves
+ * every server running and the relay forwarding when done.
  */
 final class FaultInjector implements Runnable {
 
@@ -177,7 +180,9 @@ final class FaultInjector implements Runnable {
 	/**
 	 * The calm phase begins: end on their clients (the server keeps them one more session
 	 * timeout) the sessions of a distlock member waiting in a group, then of one leading
-	 * a group, each preferably on another node than the other.
+	 * a group, each preferably on another node than the other: 0.5 s later, or, if every
+	 * group the first waits in is led by the second (whose going would move its queue
+	 * on), once the presence rule's window after the first is over.
 	 */
 	private void calmSessionsEnd() {
 		List<LeaderMember> members = this.run.members().stream().filter(LeaderMember::distlock).toList();
@@ -195,15 +200,14 @@ final class FaultInjector implements Runnable {
 		}
 		DistlockActor.park(300);
 		int offset = this.random.nextInt(Math.max(1, members.size()));
-		String[] leads = new String[1];
-		LeaderMember leading = pick(members, offset, (member, group) -> {
-			leads[0] = group;
-			return member.leads(group);
-		});
-		// Preferably one that waits in another group: the leader's going would move its
-		// queue on.
+		LeaderMember leading = pick(members, offset, (member, group) -> member.leads(group));
+		// Preferably one that waits in a group the other does not lead: the leader's
+		// going would move its queue on.
 		LeaderMember waiting = pick(members, offset, (member, group) -> member != leading && member.joined(group)
-				&& !member.leads(group) && (leading == null || !group.equals(leads[0])));
+				&& !member.leads(group) && (leading == null || !leading.leads(group)));
+		Duration presence = LatchPresence.window(Faults.NODES.sessionTimeout());
+		// Else the leader's session ends once the waiting member was judged present.
+		Duration between = (waiting != null) ? Duration.ofMillis(500) : presence.plusMillis(500);
 		if (waiting == null) {
 			waiting = pick(members, offset,
 					(member, group) -> member != leading && member.joined(group) && !member.leads(group));
@@ -225,11 +229,10 @@ final class FaultInjector implements Runnable {
 								.record(History.Type.FAULT, "faults", 0, null, 0, "could not expire it: " + ex);
 						}
 					});
-			DistlockActor.park(500);
+			// The presence rule's window after each of them, and 3 s to judge in.
+			this.run.calmUntil(System.nanoTime() + between.plus(presence).plusSeconds(3).toNanos());
+			DistlockActor.park(between.toMillis());
 		}
-		// The presence rule's window after the last of them, and 3 s to judge in.
-		this.run.calmUntil(
-				System.nanoTime() + LatchPresence.window(Faults.NODES.sessionTimeout()).plusSeconds(3).toNanos());
 	}
 
 	private boolean settled(List<LeaderMember> members) {
