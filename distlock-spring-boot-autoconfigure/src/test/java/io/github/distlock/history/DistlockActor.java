@@ -366,6 +366,8 @@ final class DistlockActor implements Runnable {
 		}
 		HoldRecord hold = this.run.open(op, otherActor, other.index, key, LockKind.MUTEX, pathIndex,
 				handle.fencingToken(), 0, handle);
+		// Granted some time ago, maybe lost since (its loss report matched no open hold).
+		hold.checkState();
 		this.run.store().enter(hold);
 		return hold;
 	}
@@ -478,6 +480,8 @@ final class DistlockActor implements Runnable {
 			if (otherHandle != null) {
 				HoldRecord otherHold = this.run.open(op, otherActor, other.index, key, LockKind.WRITE, pathIndex,
 						otherHandle.fencingToken(), 0, otherHandle);
+				// Granted a while ago: maybe lost since.
+				otherHold.checkState();
 				try {
 					this.run.store().enter(otherHold);
 					work(false);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
@@ -52,6 +53,9 @@ final class FaultInjector implements Runnable {
 	private volatile boolean calmBegun;
 
 	private boolean latchRelinquished;
+
+	/** The nodes whose sessions an actor is ending now. */
+	private final Set<Integer> ending = ConcurrentHashMap.newKeySet();
 
 	FaultInjector(CheckerRun run, ZooKeeperEnsemble ensemble, TcpRelay relay, long seed) {
 		this.run = run;
@@ -294,15 +298,24 @@ final class FaultInjector implements Runnable {
 			// The calm phase ends no other session.
 			return false;
 		}
-		fault("session of " + victim.name + " ended (" + why + ")", Set.of(victim.index), () -> {
-			try {
-				killSession(victim);
-				ended.set(true);
-			}
-			catch (Exception ex) {
-				this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
-			}
-		});
+		if (!this.ending.add(victim.index)) {
+			// Another actor is ending it: attaching to a closing session hangs.
+			return false;
+		}
+		try {
+			fault("session of " + victim.name + " ended (" + why + ")", Set.of(victim.index), () -> {
+				try {
+					killSession(victim);
+					ended.set(true);
+				}
+				catch (Exception ex) {
+					this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
+				}
+			});
+		}
+		finally {
+			this.ending.remove(victim.index);
+		}
 		return ended.get();
 	}
 
