@@ -186,7 +186,7 @@ final class FaultInjector implements Runnable {
 	 * timeout) the sessions of a distlock member waiting in a group, then of one leading
 	 * a group, each preferably on another node than the other: 0.5 s later, or, if every
 	 * group the first waits in is led by the second (whose going would move its queue
-	 * on), once the presence rule's window after the first is over.
+	 * on), 2.5 s after the presence rule's window after the first.
 	 */
 	private void calmSessionsEnd() {
 		List<LeaderMember> members = this.run.members().stream().filter(LeaderMember::distlock).toList();
@@ -210,8 +210,9 @@ final class FaultInjector implements Runnable {
 		LeaderMember waiting = pick(members, offset, (member, group) -> member != leading && member.joined(group)
 				&& !member.leads(group) && (leading == null || !leading.leads(group)));
 		Duration presence = LatchPresence.window(Faults.NODES.sessionTimeout());
-		// Else the leader's session ends once the waiting member was judged present.
-		Duration between = (waiting != null) ? Duration.ofMillis(500) : presence.plusMillis(500);
+		// Else the leader's session ends once the waiting member was judged present (its
+		// client reconnects, and the observer samples, within the 2.5 s added).
+		Duration between = (waiting != null) ? Duration.ofMillis(500) : presence.plusMillis(2500);
 		if (waiting == null) {
 			waiting = pick(members, offset,
 					(member, group) -> member != leading && member.joined(group) && !member.leads(group));
