@@ -57,6 +57,15 @@ final class CheckerRun {
 	 */
 	static final Duration CALM = Duration.ofSeconds(8);
 
+	/**
+	 * How long after the run's start the steered phase may begin another downgrade across
+	 * a session's end (see {@link #steerDowngrades}).
+	 */
+	static final Duration STEERING = Duration.ofSeconds(4);
+
+	/** How many downgrades across a session's end the steered phase sets up. */
+	static final int STEERED_SCENES = 2;
+
 	/** Namespace of the run's nodes. */
 	static final String NAMESPACE = Faults.NAMESPACE;
 
@@ -103,6 +112,8 @@ final class CheckerRun {
 	private volatile long calmFrom = Long.MAX_VALUE;
 
 	private volatile long calmTo = Long.MAX_VALUE;
+
+	private volatile boolean steering;
 
 	CheckerRun(Settings settings) {
 		this.settings = settings;
@@ -169,6 +180,19 @@ final class CheckerRun {
 					queuesAtCeiling(ensemble, curator.client);
 				}
 				long seed = this.settings.seed();
+				List<DistlockActor> steered = new ArrayList<>();
+				for (Node node : this.nodes) {
+					if (node.locks != null && this.settings.faults() && !this.queuesAtCeiling) {
+						steered.add(new DistlockActor(this, node, node.name + "-steered",
+								seed * 1_000_003L + 1_000 + node.index));
+					}
+				}
+				if (!steered.isEmpty()) {
+					this.steering = true;
+					Thread thread = new Thread(() -> steerDowngrades(steered), "history-steered");
+					thread.setDaemon(true);
+					actors.add(thread);
+				}
 				for (Node node : this.nodes) {
 					int count = (node.locks != null) ? this.settings.actorsPerNode() : this.settings.curatorActors();
 					for (int t = 0; t < count; t++) {
@@ -245,6 +269,29 @@ final class CheckerRun {
 						+ " leader writes" + ((this.presence != null) ? ", " + this.presence.summary() : ""),
 				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart, this.holds.size(),
 				faults.windows().size(), this.leads.leads().size());
+	}
+
+	/**
+	 * The steered phase at the run's start: downgrades across the end of the write hold's
+	 * session, one at a time, on each distlock node in turn (the writer that takes over
+	 * is of the next node), each asked for once the client is connected in its new
+	 * session, until {@link #STEERED_SCENES} were set up or {@link #STEERING} has passed;
+	 * the fault injector injects nothing else until it is over. The randomized workload
+	 * runs beside it, and draws such downgrades too.
+	 */
+	private void steerDowngrades(List<DistlockActor> steered) {
+		long until = this.runStart + STEERING.toNanos();
+		try {
+			int scenes = 0;
+			for (int i = 0; scenes < STEERED_SCENES && System.nanoTime() < until && !this.stopping; i++) {
+				scenes += steered.get(i % steered.size()).steeredDowngrade() ? 1 : 0;
+			}
+			this.history.record(History.Type.FAULT, "faults", 0, null, 0,
+					"steered phase over: " + scenes + " downgrade(s) across a session's end set up");
+		}
+		finally {
+			this.steering = false;
+		}
 	}
 
 	/**
@@ -568,6 +615,14 @@ final class CheckerRun {
 
 	boolean faultsOver() {
 		return this.faultsOver;
+	}
+
+	/**
+	 * Whether the steered phase at the run's start is on ({@link #steerDowngrades}): the
+	 * fault injector waits until it is over.
+	 */
+	boolean steering() {
+		return this.steering;
 	}
 
 	/**

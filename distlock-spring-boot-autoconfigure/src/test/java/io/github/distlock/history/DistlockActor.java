@@ -102,7 +102,7 @@ final class DistlockActor implements Runnable {
 			downgrade(op, path);
 		}
 		else if (choice < 60) {
-			downgradeAcrossSessionEnd(op, path);
+			downgradeAcrossSessionEnd(op, path, this.random.nextBoolean(), Duration.ofSeconds(2));
 		}
 		else if (choice < 66) {
 			upgrade(op, path);
@@ -366,6 +366,8 @@ final class DistlockActor implements Runnable {
 		}
 		HoldRecord hold = this.run.open(op, otherActor, other.index, key, LockKind.MUTEX, pathIndex,
 				handle.fencingToken(), 0, handle);
+		// Granted some time ago, maybe lost since (its loss report matched no open hold).
+		hold.checkState();
 		this.run.store().enter(hold);
 		return hold;
 	}
@@ -405,26 +407,53 @@ final class DistlockActor implements Runnable {
 	}
 
 	/**
+	 * One downgrade across the end of its write hold's session, in the run's steered
+	 * phase ({@link CheckerRun#steerDowngrades}): its path drawn from the operation's
+	 * generator, and the downgrade asked for once the client is connected in its new
+	 * session.
+	 * @return whether the scene was set: the downgrade was asked for in the new session,
+	 * and the other node's writer was granted
+	 */
+	boolean steeredDowngrade() {
+		int op = this.run.nextOp(this.name);
+		this.random = new Random(this.seed * 1_000_003L + op);
+		try {
+			return downgradeAcrossSessionEnd(op, CheckerRun.path(this.random.nextInt(CheckerRun.PATHS)), true,
+					Duration.ofSeconds(4));
+		}
+		catch (Throwable ex) {
+			this.run.violation(this.name, op, null, "unexpected error: the operation failed: " + CheckerRun.trace(ex));
+			return false;
+		}
+	}
+
+	/**
 	 * A downgrade across the end of its write hold's session, steered at the double grant
 	 * of a lost write hold: the write lock is taken, a writer of another node queues
 	 * behind it, this node's session is ended on the server, and then the read side is
-	 * asked for (it must be refused) while the other writer takes over. A read side
-	 * granted all the same is inside the store when the other writer enters.
+	 * asked for (it must be refused) while the other writer takes over: at once, or once
+	 * the client is connected in a new session (the read side of a lost write hold is
+	 * then made in the session that did not hold it). A read side granted all the same is
+	 * inside the store when the other writer enters.
+	 * @return whether the scene was set: the read side was asked for after the session's
+	 * end (in a new session, if it was to wait for one), and the other writer was granted
 	 */
-	private void downgradeAcrossSessionEnd(int op, String path) {
+	private boolean downgradeAcrossSessionEnd(int op, String path, boolean inNewSession, Duration writeWait) {
 		Node other = otherNode();
 		if (other == this.node) {
 			downgrade(op, path);
-			return;
+			return false;
 		}
 		String key = CheckerRun.key(LockKind.WRITE, path);
 		int pathIndex = CheckerRun.pathIndex(path);
-		LockHandle write = acquire(op, this.locks.readWrite(path).writeLock(), key, Mode.SYNC, Duration.ofSeconds(2));
+		LockHandle write = acquire(op, this.locks.readWrite(path).writeLock(), key, Mode.SYNC, writeWait);
 		if (write == null) {
-			return;
+			return false;
 		}
 		HoldRecord writeHold = this.run.open(op, this.name, this.node.index, key, LockKind.WRITE, pathIndex,
 				write.fencingToken(), 0, write);
+		boolean asked = false;
+		LockHandle otherHandle = null;
 		try {
 			this.run.store().enter(writeHold);
 			String otherActor = this.name + "/" + other.name;
@@ -434,7 +463,10 @@ final class DistlockActor implements Runnable {
 						"WRITE ASYNC wait " + otherWait.toMillis() + " ms, behind " + writeHold);
 			CompletableFuture<LockHandle> otherWrite = other.locks.readWrite(path).writeLock().acquireAsync(otherWait);
 			LockHandle read = null;
-			if (this.run.injector().endSession(this.node, "downgrade of " + writeHold + " next")) {
+			long session = sessionId();
+			if (this.run.injector().endSession(this.node, "downgrade of " + writeHold + " next")
+					&& (!inNewSession || connectedInNewSession(session))) {
+				asked = true;
 				read = acquire(op, this.locks.readWrite(path).readLock(), key, Mode.SYNC, Duration.ofSeconds(1));
 			}
 			HoldRecord readHold = null;
@@ -443,11 +475,13 @@ final class DistlockActor implements Runnable {
 						read.fencingToken(), writeHold.id, read);
 				this.run.store().enter(readHold);
 			}
-			LockHandle otherHandle = otherGranted(op, otherActor, key, otherWrite,
+			otherHandle = otherGranted(op, otherActor, key, otherWrite,
 					otherWait.plus(this.run.slack()).plusSeconds(10), true);
 			if (otherHandle != null) {
 				HoldRecord otherHold = this.run.open(op, otherActor, other.index, key, LockKind.WRITE, pathIndex,
 						otherHandle.fencingToken(), 0, otherHandle);
+				// Granted a while ago: maybe lost since.
+				otherHold.checkState();
 				try {
 					this.run.store().enter(otherHold);
 					work(false);
@@ -473,6 +507,39 @@ final class DistlockActor implements Runnable {
 		finally {
 			release(op, writeHold, write);
 		}
+		return asked && otherHandle != null;
+	}
+
+	/** The id of the client's session now, {@code 0} if it has none. */
+	private long sessionId() {
+		try {
+			return this.node.client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
+	/**
+	 * Wait, two session timeouts at most, until the client is connected in another
+	 * session than the given one.
+	 * @return whether it is
+	 */
+	private boolean connectedInNewSession(long ended) {
+		long deadline = System.nanoTime() + this.run.slack().multipliedBy(2).toNanos();
+		while (System.nanoTime() < deadline) {
+			if (this.node.client.getZookeeperClient().isConnected()) {
+				long session = sessionId();
+				if (session != 0 && session != ended) {
+					this.run.history()
+						.record(History.Type.FAULT, this.name, 0, null, 0, "connected in session 0x"
+								+ Long.toHexString(session) + " after 0x" + Long.toHexString(ended) + " was ended");
+					return true;
+				}
+			}
+			park(20);
+		}
+		return false;
 	}
 
 	/** Read, then write nested in it: must fail fast. */

@@ -1,10 +1,12 @@
 package io.github.distlock.history;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
@@ -17,17 +19,19 @@ import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperEnsemble;
 
 /**
- * Injects random faults, drawn from its own seeded {@link Random}, every one to three
- * seconds until the run stops: a session ended on the server (preferably of a node whose
- * holder is in a long pause), a session expired by its client while the server keeps it,
- * a server stopped and started again, with an ensemble a follower lost for a while, the
- * leader lost, the quorum lost (half the time for longer than the session timeout), and a
- * relay in front of one node that stops forwarding or drops its connections. In the run's
- * calm leadership phase ({@link CheckerRun#calm()}) it ends, on their clients, the
- * sessions of a distlock member that waits in a group and of one that leads one, and
- * nothing else until the phase is over (a session ended elsewhere could move the waiting
- * member's queue on). Records each fault as a window (which nodes, from when to when) and
- * leaves every server running and the relay forwarding when done.
+ * Injects random faults, drawn from its own seeded {@link Random}, once the run's steered
+ * phase is over ({@link CheckerRun#steering()}), every one to three seconds until the run
+ * stops: a session ended on the server (preferably of a node whose holder is in a long
+ * pause), a session expired by its client while the server keeps it, a server stopped and
+ * started again, with an ensemble a follower lost for a while, the leader lost, the
+ * quorum lost (half the time for longer than the session timeout), and a relay in front
+ * of one node that stops forwarding or drops its connections. In the run's calm
+ * leadership phase ({@link CheckerRun#calm()}) it ends, on their clients, the sessions of
+ * a distlock member that waits in a group and of one that leads one (if no distlock
+ * member leads, the raw latch first relinquishes the groups it leads), and nothing else
+ * until the phase is over (a session ended elsewhere could move the waiting member's
+ * queue on). Records each fault as a window (which nodes, from when to when) and leaves
+ * every server running and the relay forwarding when done.
  */
 final class FaultInjector implements Runnable {
 
@@ -48,6 +52,11 @@ final class FaultInjector implements Runnable {
 
 	private volatile boolean calmBegun;
 
+	private boolean latchRelinquished;
+
+	/** The nodes whose sessions an actor is ending now. */
+	private final Set<Integer> ending = ConcurrentHashMap.newKeySet();
+
 	FaultInjector(CheckerRun run, ZooKeeperEnsemble ensemble, TcpRelay relay, long seed) {
 		this.run = run;
 		this.ensemble = ensemble;
@@ -58,6 +67,10 @@ final class FaultInjector implements Runnable {
 	@Override
 	public void run() {
 		try {
+			while (this.run.steering() && !this.run.faultsOver()) {
+				// The steered phase at the run's start ends its own sessions.
+				DistlockActor.park(20);
+			}
 			while (true) {
 				long sleep = 1000 + this.random.nextInt(2000);
 				long calmIn = this.run.calmFrom() - System.nanoTime();
@@ -171,26 +184,35 @@ final class FaultInjector implements Runnable {
 	/**
 	 * The calm phase begins: end on their clients (the server keeps them one more session
 	 * timeout) the sessions of a distlock member waiting in a group, then of one leading
-	 * a group, each preferably on another node than the other.
+	 * a group, each preferably on another node than the other: 0.5 s later, or, if every
+	 * group the first waits in is led by the second (whose going would move its queue
+	 * on), 2.5 s after the presence rule's window after the first.
 	 */
 	private void calmSessionsEnd() {
 		List<LeaderMember> members = this.run.members().stream().filter(LeaderMember::distlock).toList();
 		// Wait (5 s at most) until every client is back and a distlock member leads.
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		long begun = System.nanoTime();
+		long deadline = begun + TimeUnit.SECONDS.toNanos(5);
 		while (System.nanoTime() < deadline && !settled(members)) {
 			DistlockActor.park(100);
+			if (System.nanoTime() - begun > TimeUnit.SECONDS.toNanos(1) && connected()
+					&& pick(members, 0, (member, group) -> member.leads(group)) == null) {
+				// Nobody relinquishes in the phase: a raw latch that leads every group
+				// gives its tenures up, so that a distlock member leads.
+				latchRelinquishes();
+			}
 		}
 		DistlockActor.park(300);
 		int offset = this.random.nextInt(Math.max(1, members.size()));
-		String[] leads = new String[1];
-		LeaderMember leading = pick(members, offset, (member, group) -> {
-			leads[0] = group;
-			return member.leads(group);
-		});
-		// Preferably one that waits in another group: the leader's going would move its
-		// queue on.
+		LeaderMember leading = pick(members, offset, (member, group) -> member.leads(group));
+		// Preferably one that waits in a group the other does not lead: the leader's
+		// going would move its queue on.
 		LeaderMember waiting = pick(members, offset, (member, group) -> member != leading && member.joined(group)
-				&& !member.leads(group) && (leading == null || !group.equals(leads[0])));
+				&& !member.leads(group) && (leading == null || !leading.leads(group)));
+		Duration presence = LatchPresence.window(Faults.NODES.sessionTimeout());
+		// Else the leader's session ends once the waiting member was judged present (its
+		// client reconnects, and the observer samples, within the 2.5 s added).
+		Duration between = (waiting != null) ? Duration.ofMillis(500) : presence.plusMillis(2500);
 		if (waiting == null) {
 			waiting = pick(members, offset,
 					(member, group) -> member != leading && member.joined(group) && !member.leads(group));
@@ -212,16 +234,43 @@ final class FaultInjector implements Runnable {
 								.record(History.Type.FAULT, "faults", 0, null, 0, "could not expire it: " + ex);
 						}
 					});
-			DistlockActor.park(500);
+			// The presence rule's window after each of them, and 3 s to judge in.
+			this.run.calmUntil(System.nanoTime() + between.plus(presence).plusSeconds(3).toNanos());
+			DistlockActor.park(between.toMillis());
 		}
-		// The presence rule's window after the last of them, and 3 s to judge in.
-		this.run.calmUntil(
-				System.nanoTime() + LatchPresence.window(Faults.NODES.sessionTimeout()).plusSeconds(3).toNanos());
 	}
 
 	private boolean settled(List<LeaderMember> members) {
-		return this.run.nodes().stream().allMatch((node) -> node.client.getZookeeperClient().isConnected())
-				&& pick(members, 0, (member, group) -> member.leads(group)) != null;
+		return connected() && pick(members, 0, (member, group) -> member.leads(group)) != null;
+	}
+
+	private boolean connected() {
+		return this.run.nodes().stream().allMatch((node) -> node.client.getZookeeperClient().isConnected());
+	}
+
+	/** The raw latch gives up the groups it leads, once, as its actor would. */
+	private void latchRelinquishes() {
+		if (this.latchRelinquished) {
+			return;
+		}
+		this.latchRelinquished = true;
+		for (LeaderMember member : this.run.members()) {
+			for (int g = 0; g < CheckerRun.GROUPS && !member.distlock(); g++) {
+				String group = CheckerRun.group(g);
+				if (member.leads(group)) {
+					this.run.history()
+						.record(History.Type.MEMBERSHIP, member.name(), 0, Leads.key(group), 0,
+								"relinquishes (calm phase: no distlock member leads)");
+					try {
+						member.relinquish(group);
+					}
+					catch (Exception ex) {
+						this.run.history()
+							.record(History.Type.FAULT, "faults", 0, null, 0, "could not relinquish: " + ex);
+					}
+				}
+			}
+		}
 	}
 
 	private static @Nullable LeaderMember pick(List<LeaderMember> members, int offset,
@@ -250,15 +299,24 @@ final class FaultInjector implements Runnable {
 			// The calm phase ends no other session.
 			return false;
 		}
-		fault("session of " + victim.name + " ended (" + why + ")", Set.of(victim.index), () -> {
-			try {
-				killSession(victim);
-				ended.set(true);
-			}
-			catch (Exception ex) {
-				this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
-			}
-		});
+		if (!this.ending.add(victim.index)) {
+			// Another actor is ending it: attaching to a closing session hangs.
+			return false;
+		}
+		try {
+			fault("session of " + victim.name + " ended (" + why + ")", Set.of(victim.index), () -> {
+				try {
+					killSession(victim);
+					ended.set(true);
+				}
+				catch (Exception ex) {
+					this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not end it: " + ex);
+				}
+			});
+		}
+		finally {
+			this.ending.remove(victim.index);
+		}
 		return ended.get();
 	}
 

@@ -9,9 +9,11 @@
  * {@link io.github.distlock.history.FaultInjector}; every hold goes through
  * {@link io.github.distlock.history.FencedLocks}; the
  * {@link io.github.distlock.history.History} is judged by
- * {@link io.github.distlock.history.HistoryAnalysis}. Beside the locks, the same clients
- * take part in leader elections ({@link io.github.distlock.history.LeaderMember}: the
- * engine's leadership, {@link io.github.distlock.history.DistlockMember}, and a raw
+ * {@link io.github.distlock.history.HistoryAnalysis}. A steered phase at the run's start
+ * sets up downgrades across the end of the write hold's session, each asked for in the
+ * client's new session, before the random faults begin. Beside the locks, the same
+ * clients take part in leader elections ({@link io.github.distlock.history.LeaderMember}:
+ * the engine's leadership, {@link io.github.distlock.history.DistlockMember}, and a raw
  * Curator {@code LeaderLatch}, {@link io.github.distlock.history.LatchMember}), each
  * driven by a {@link io.github.distlock.history.LeaderActor} that writes to the same
  * fenced store with its epoch; their "I lead" intervals are recorded by
@@ -28,7 +30,8 @@
  * new one (judged from the delete answers its client got, with no time bound, see
  * {@link io.github.distlock.history.Node}); a calm leadership phase in each run (no
  * membership changes, the sessions of a waiting and of a leading member ended on their
- * clients, no other fault) gives the presence rule quiet windows. Faults include sessions
+ * clients, no other fault; a raw latch that leads while no distlock member does
+ * relinquishes first) gives the presence rule quiet windows. Faults include sessions
  * expired by their client while the server keeps them and the quorum away past the
  * session timeout; one distlock member leads under the {@code LOST} policy.
  * {@link io.github.distlock.history.PlantedLeadershipDefectsCheckerTests} (opt-in) plants
