@@ -3,11 +3,9 @@ package io.github.distlock.curator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
@@ -46,7 +44,6 @@ class CreateAnsweredInNewSessionTests {
 		answers.holdCreates = true;
 		CuratorLocks locks = this.zookeeper.nodes()
 			.register(this.zookeeper.options().createLocks(answers.wrap(client)));
-		long instance = client.getZookeeperClient().getInstanceIndex();
 
 		CompletableFuture<LockHandle> acquisition = locks.mutex("handles").acquireAsync(Duration.ofSeconds(30));
 		await().atMost(Duration.ofSeconds(10)).until(() -> answers.held.size() == 1);
@@ -56,22 +53,7 @@ class CreateAnsweredInNewSessionTests {
 
 		// The client gives up on its session; the server keeps it, and the node with it:
 		// another handle takes the session over while the client cannot reach the server.
-		relay.pause();
-		ZooKeeper old = client.getZookeeperClient().getZooKeeper();
-		CountDownLatch attached = new CountDownLatch(1);
-		ZooKeeper keeper = new ZooKeeper(this.zookeeper.connectString(), old.getSessionTimeout(), (event) -> {
-			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-				attached.countDown();
-			}
-		}, old.getSessionId(), old.getSessionPasswd());
-		this.zookeeper.nodes().register(keeper::close);
-		assertThat(attached.await(10, TimeUnit.SECONDS)).isTrue();
-		Faults.expireSession(client);
-		relay.dropConnections();
-		relay.resume();
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> client.getZookeeperClient().getInstanceIndex() != instance
-					&& client.getZookeeperClient().isConnected());
+		RelayedClients.replaceSessionKeptOnServer(this.zookeeper, relay, client);
 		assertThat(Faults.children(observer, "/mutex/handles")).contains(oldNode);
 		answers.holdCreates = false;
 		answers.deliverHeld();

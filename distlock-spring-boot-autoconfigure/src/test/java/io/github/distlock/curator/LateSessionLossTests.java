@@ -4,9 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -59,21 +57,7 @@ class LateSessionLossTests {
 			throws Exception {
 		NodeOptions options = this.zookeeper.options().withConnectionLossPolicy(policy);
 		CuratorFramework client = this.zookeeper.nodes().register(options.startClient(this.zookeeper.connectString()));
-		CountDownLatch letGo = new CountDownLatch(1);
-		AtomicReference<ConnectionState> heldUp = new AtomicReference<>();
-		List<ConnectionState> told = new CopyOnWriteArrayList<>();
-		client.getConnectionStateListenable().addListener((c, state) -> {
-			told.add(state);
-			if ((state == ConnectionState.SUSPENDED || state == ConnectionState.LOST)
-					&& heldUp.compareAndSet(null, state)) {
-				try {
-					letGo.await(WITHIN.toMillis() * 2, TimeUnit.MILLISECONDS);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			}
-		});
+		HeldUpEvents held = HeldUpEvents.on(client, WITHIN.multipliedBy(2));
 		CuratorLocks locks = this.zookeeper.nodes().register(options.createLocks(client));
 		List<HeldLock> losses = new CopyOnWriteArrayList<>();
 		locks.addLossListener(losses::add);
@@ -97,8 +81,8 @@ class LateSessionLossTests {
 
 		Faults.killSession(client);
 		await().atMost(WITHIN).until(() -> client.getZookeeperClient().isConnected() && session(client) != oldSession);
-		assertThat(heldUp.get()).isEqualTo(ConnectionState.SUSPENDED);
-		assertThat(told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
+		assertThat(held.heldUp.get()).isEqualTo(ConnectionState.SUSPENDED);
+		assertThat(held.told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
 		long newSession = session(client);
 
 		// The new session, before the engine is told the old one ended: a hold, a leader,
@@ -114,13 +98,13 @@ class LateSessionLossTests {
 		leadership.join("followed");
 		await().atMost(WITHIN).until(() -> ourNode(followers(otherLeadership), newSession) != null);
 		String followerNode = ourNode(followers(otherLeadership), newSession);
-		assertThat(told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
+		assertThat(held.told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
 
 		// Curator tells the loss now; once the event after it is told, the engine has
 		// handled the loss.
-		letGo.countDown();
-		await().atMost(WITHIN).until(() -> told.contains(ConnectionState.RECONNECTED));
-		assertThat(told.indexOf(ConnectionState.LOST)).isLessThan(told.indexOf(ConnectionState.RECONNECTED));
+		held.letGo();
+		await().atMost(WITHIN).until(() -> held.told.contains(ConnectionState.RECONNECTED));
+		assertThat(held.told.indexOf(ConnectionState.LOST)).isLessThan(held.told.indexOf(ConnectionState.RECONNECTED));
 
 		// The hold of the new session holds: its lease node is there, in the new session.
 		assertThat(fresh.state()).isEqualTo(LockState.HELD);
@@ -170,21 +154,9 @@ class LateSessionLossTests {
 	void aTenureAskedAfterItsSessionWasReplacedEndsAsAHoldDoes() throws Exception {
 		NodeOptions options = this.zookeeper.options().withConnectionLossPolicy(ConnectionLossPolicy.LOST);
 		CuratorFramework client = this.zookeeper.nodes().register(options.startClient(this.zookeeper.connectString()));
-		CountDownLatch letGo = new CountDownLatch(1);
-		List<ConnectionState> told = new CopyOnWriteArrayList<>();
 		// Holds up every event from the first about the session's end; the engine's
 		// listener may be called before or after this one for that first event.
-		client.getConnectionStateListenable().addListener((c, state) -> {
-			told.add(state);
-			if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-				try {
-					letGo.await(WITHIN.toMillis() * 2, TimeUnit.MILLISECONDS);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			}
-		});
+		HeldUpEvents held = HeldUpEvents.on(client, WITHIN.multipliedBy(2));
 		CuratorLocks locks = this.zookeeper.nodes().register(options.createLocks(client));
 		List<HeldLock> losses = new CopyOnWriteArrayList<>();
 		locks.addLossListener(losses::add);
@@ -201,7 +173,7 @@ class LateSessionLossTests {
 
 		Faults.killSession(client);
 		await().atMost(WITHIN).until(() -> client.getZookeeperClient().isConnected() && session(client) != oldSession);
-		assertThat(told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
+		assertThat(held.told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
 		assertThat(events).doesNotContain(new LeadershipRevokedEvent("led", epoch));
 
 		// Asked now, both answer lost, and both losses are told before any later event.
@@ -209,10 +181,10 @@ class LateSessionLossTests {
 		assertThat(tenure.state()).isEqualTo(LockState.LOST);
 		await().atMost(WITHIN).until(() -> events.contains(new LeadershipRevokedEvent("led", epoch)));
 		await().atMost(WITHIN).until(() -> !losses.isEmpty());
-		assertThat(told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
+		assertThat(held.told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
 
-		letGo.countDown();
-		await().atMost(WITHIN).until(() -> told.contains(ConnectionState.RECONNECTED));
+		held.letGo();
+		await().atMost(WITHIN).until(() -> held.told.contains(ConnectionState.RECONNECTED));
 		// The member queues again in the new session, and leads with a new epoch.
 		await().atMost(WITHIN).until(() -> leadership.isLeader("led"));
 		assertThat(leadership.epoch("led").getAsLong()).isGreaterThan(epoch);

@@ -3,15 +3,10 @@ package io.github.distlock.curator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,24 +46,10 @@ class ReadAnsweredInNewSessionTests {
 		client.blockUntilConnected(10, TimeUnit.SECONDS);
 		// Holds up Curator's connection events from the first about the session's end
 		// (the suspension), so the engine hears of the new session only when let go.
-		CountDownLatch letGo = new CountDownLatch(1);
-		AtomicBoolean heldUp = new AtomicBoolean();
-		List<ConnectionState> told = new CopyOnWriteArrayList<>();
-		client.getConnectionStateListenable().addListener((c, state) -> {
-			told.add(state);
-			if (state != ConnectionState.CONNECTED && heldUp.compareAndSet(false, true)) {
-				try {
-					letGo.await(WITHIN.toMillis() * 2, TimeUnit.MILLISECONDS);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			}
-		});
+		HeldUpEvents held = HeldUpEvents.on(client, WITHIN.multipliedBy(2));
 		LateAnswers answers = new LateAnswers();
 		CuratorLocks locks = this.zookeeper.nodes()
 			.register(this.zookeeper.options().createLocks(answers.wrap(client)));
-		long instance = client.getZookeeperClient().getInstanceIndex();
 		long oldSession = client.getZookeeperClient().getZooKeeper().getSessionId();
 
 		// Queued behind the holder, watching its node.
@@ -86,23 +67,8 @@ class ReadAnsweredInNewSessionTests {
 
 		// The client gives up on its session; the server keeps it, and the node with it:
 		// another handle takes the session over while the client cannot reach the server.
-		relay.pause();
-		ZooKeeper old = client.getZookeeperClient().getZooKeeper();
-		CountDownLatch attached = new CountDownLatch(1);
-		ZooKeeper keeper = new ZooKeeper(this.zookeeper.connectString(), old.getSessionTimeout(), (event) -> {
-			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-				attached.countDown();
-			}
-		}, old.getSessionId(), old.getSessionPasswd());
-		this.zookeeper.nodes().register(keeper::close);
-		assertThat(attached.await(10, TimeUnit.SECONDS)).isTrue();
-		Faults.expireSession(client);
-		relay.dropConnections();
-		relay.resume();
-		await().atMost(WITHIN)
-			.until(() -> client.getZookeeperClient().getInstanceIndex() != instance
-					&& client.getZookeeperClient().isConnected());
-		assertThat(heldUp).isTrue();
+		RelayedClients.replaceSessionKeptOnServer(this.zookeeper, relay, client);
+		assertThat(held.heldUp.get()).isNotNull();
 		assertThat(Faults.children(observer, "/mutex/reads")).containsExactly(oldNode);
 
 		// The read's answer now: our node is first, but of the replaced session.
@@ -112,7 +78,7 @@ class ReadAnsweredInNewSessionTests {
 		LockHandle handle = acquisition.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
 		try {
 			// Granted before the engine was told of the new session, with a node of it.
-			assertThat(letGo.getCount()).isEqualTo(1);
+			assertThat(held.isHolding()).isTrue();
 			Stat stat = observer.checkExists().forPath(handle.nodePath().orElseThrow());
 			assertThat(stat).isNotNull();
 			assertThat(stat.getEphemeralOwner()).isEqualTo(session);
@@ -121,14 +87,14 @@ class ReadAnsweredInNewSessionTests {
 
 			// Told of the old session's end now (once the event after the loss is told,
 			// every listener handled the loss), the hold of the new one holds on.
-			letGo.countDown();
-			await().atMost(WITHIN).until(() -> told.contains(ConnectionState.RECONNECTED));
-			assertThat(told).contains(ConnectionState.LOST);
+			held.letGo();
+			await().atMost(WITHIN).until(() -> held.told.contains(ConnectionState.RECONNECTED));
+			assertThat(held.told).contains(ConnectionState.LOST);
 			assertThat(handle.state()).isEqualTo(LockState.HELD);
 			assertThat(observer.checkExists().forPath(handle.nodePath().orElseThrow())).isNotNull();
 		}
 		finally {
-			letGo.countDown();
+			held.letGo();
 			handle.close();
 		}
 	}
