@@ -184,8 +184,10 @@ class DowngradeSafetyTests {
 					.isThrownBy(() -> lockOfA.readLock().acquire(Duration.ofSeconds(20)).close());
 				try (LockHandle writeOfB = otherWriter.get(20, TimeUnit.SECONDS)) {
 					assertThat(writeOfB.isHeld()).isTrue();
-					assertThat(Faults.children(b.client(), "/rw/memo"))
-						.noneMatch((name) -> name.contains(QueueDriver.READ_NAME));
+					// A read node made before the refusal is deleted in the background.
+					await().atMost(Duration.ofSeconds(10))
+						.untilAsserted(() -> assertThat(Faults.children(b.client(), "/rw/memo"))
+							.noneMatch((name) -> name.contains(QueueDriver.READ_NAME)));
 				}
 			}
 			finally {
@@ -223,8 +225,10 @@ class DowngradeSafetyTests {
 					.isThrownBy(() -> outcome.get(10, TimeUnit.SECONDS).close())
 					.withCauseInstanceOf(LockLostException.class);
 				assertThat(writeOfB.isHeld()).isTrue();
-				assertThat(Faults.children(b.client(), "/rw/note"))
-					.noneMatch((name) -> name.contains(QueueDriver.READ_NAME));
+				// The read node made before the refusal is deleted in the background.
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(Faults.children(b.client(), "/rw/note"))
+						.noneMatch((name) -> name.contains(QueueDriver.READ_NAME)));
 			}
 		}
 		finally {
