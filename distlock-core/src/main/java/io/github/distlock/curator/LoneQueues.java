@@ -13,8 +13,6 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The mutex queues of this client where its last node was known to be the queue's only
@@ -58,8 +56,6 @@ final class LoneQueues implements LoneGrants {
 	static final Duration IDLE = Duration.ofSeconds(2);
 
 	private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
-
-	private static final Logger logger = LoggerFactory.getLogger(LoneQueues.class);
 
 	private final CuratorFramework client;
 
@@ -350,37 +346,11 @@ final class LoneQueues implements LoneGrants {
 	}
 
 	/**
-	 * Remove the parent's data watch, on the server too: ZooKeeper removes one watcher in
-	 * the client only, and would keep the watch on the server until the parent changes.
-	 * Any other data watcher of this client on the parent is told it was removed, which
-	 * undoes what it proved. Without a connection the server dropped it already, and the
-	 * client forgets it, so as not to set it again when it reconnects.
+	 * Remove the parent's data watch, on the server too. Any other data watcher of this
+	 * client on the parent is told it was removed, which undoes what it proved.
 	 */
 	private void removeWatch(String path, Watcher watch) {
-		this.session.send(() -> {
-			try {
-				if (this.client.getZookeeperClient().isConnected()) {
-					this.client.watchers()
-						.removeAll()
-						.ofType(Watcher.WatcherType.Data)
-						.quietly()
-						.inBackground()
-						.forPath(path);
-				}
-				else {
-					this.client.watchers()
-						.remove(watch)
-						.ofType(Watcher.WatcherType.Data)
-						.locally()
-						.quietly()
-						.inBackground()
-						.forPath(path);
-				}
-			}
-			catch (Exception ex) {
-				logger.debug("Could not remove the watch on {}: {}", path, ex.toString());
-			}
-		});
+		this.session.removeAllWatches(watch, path, Watcher.WatcherType.Data);
 	}
 
 	/** The one-shot data watch on one queue's parent. */

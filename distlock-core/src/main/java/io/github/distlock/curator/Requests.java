@@ -144,6 +144,27 @@ final class Requests {
 		send(() -> removeWatch(watcher, path, type, !isConnected()));
 	}
 
+	/**
+	 * Remove every watch of this client of the given type on a path, on the server too:
+	 * ZooKeeper may keep a watch on the server when one watcher of it is removed. Without
+	 * a connection only the client forgets the given watcher.
+	 */
+	void removeAllWatches(Watcher watcher, String path, Watcher.WatcherType type) {
+		send(() -> {
+			boolean locally = !isConnected();
+			if (locally) {
+				removeWatch(watcher, path, type, true);
+				return;
+			}
+			try {
+				this.client.watchers().removeAll().ofType(type).quietly().inBackground().forPath(path);
+			}
+			catch (Exception ex) {
+				logger.debug("Could not remove the watches on {}: {}", path, ex.toString());
+			}
+		});
+	}
+
 	private void removeWatch(Watcher watcher, String path, Watcher.WatcherType type, boolean locally) {
 		try {
 			if (locally) {

@@ -112,6 +112,13 @@ interface Session {
 	/** Remove a watch nobody needs any more. */
 	void removeWatch(Watcher watcher, String path, Watcher.WatcherType type);
 
+	/**
+	 * Remove every watch of this client of the given type on a path, on the server too (a
+	 * watcher removed alone may stay set on the server); without a connection, only the
+	 * given watcher, in the client.
+	 */
+	void removeAllWatches(Watcher watcher, String path, Watcher.WatcherType type);
+
 	/** Send a request from this thread while connected, else from the request thread. */
 	void send(Runnable request);
 

@@ -402,6 +402,11 @@ final class SessionWatch implements Session {
 	}
 
 	@Override
+	public void removeAllWatches(Watcher watcher, String path, Watcher.WatcherType type) {
+		this.requests.removeAllWatches(watcher, path, type);
+	}
+
+	@Override
 	public void send(Runnable request) {
 		this.requests.send(request);
 	}
