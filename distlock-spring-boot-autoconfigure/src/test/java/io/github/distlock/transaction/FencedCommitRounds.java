@@ -1,4 +1,4 @@
-package io.github.distlock.history;
+package io.github.distlock.transaction;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,14 +170,14 @@ final class FencedCommitRounds {
 						context.relay.dropConnections();
 					}
 					context.relay.pause();
-					DistlockActor.park(downtime);
+					park(downtime);
 					context.relay.resume();
 				});
 			}
 			else if (fault < 17) {
 				fault(round, "server " + server + " stopped for " + downtime + " ms", () -> {
 					context.ensemble.stop(server);
-					DistlockActor.park(downtime);
+					park(downtime);
 					context.ensemble.restart(server);
 				});
 			}
@@ -239,7 +239,7 @@ final class FencedCommitRounds {
 			newer = hold.outcome.get(60, TimeUnit.SECONDS);
 		}
 		catch (Exception ex) {
-			harness(round, "harness: the commit of " + hold + " failed: " + CheckerRun.trace(ex));
+			harness(round, "harness: the commit of " + hold + " failed: " + trace(ex));
 			return;
 		}
 		spent("commit", committing);
@@ -264,7 +264,7 @@ final class FencedCommitRounds {
 				return observer.checkExists().forPath(node) != null;
 			}
 			catch (Exception ex) {
-				DistlockActor.park(100);
+				park(100);
 			}
 		}
 		return false;
@@ -445,6 +445,21 @@ final class FencedCommitRounds {
 			return text.toString();
 		}
 
+	}
+
+	private static void park(long millis) {
+		long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+		long left;
+		while ((left = until - System.nanoTime()) > 0) {
+			java.util.concurrent.locks.LockSupport.parkNanos(left);
+		}
+	}
+
+	private static String trace(Throwable ex) {
+		java.io.StringWriter out = new java.io.StringWriter();
+		ex.printStackTrace(new java.io.PrintWriter(out));
+		String text = out.toString();
+		return (text.length() > 3000) ? text.substring(0, 3000) + "..." : text;
 	}
 
 }

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * were found and how long into the run, and fails if no seed found any:
  *
  * <pre>
- * ./mvnw -pl distlock-spring-boot-autoconfigure test -Dtest=PlantedLeadershipDefectsCheckerTests \
+ * ./mvnw -pl distlock-core-tests -am -Dsurefire.failIfNoSpecifiedTests=false test -Dtest=PlantedLeadershipDefectsCheckerTests \
  *     -Ddistlock.history.planted=resume-old-session-node [-Ddistlock.history.seeds=1-10]
  * </pre>
  */

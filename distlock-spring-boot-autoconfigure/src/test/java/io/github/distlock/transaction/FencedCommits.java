@@ -1,4 +1,4 @@
-package io.github.distlock.history;
+package io.github.distlock.transaction;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -17,9 +17,6 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.StaleFencingTokenException;
-import io.github.distlock.transaction.FenceTable;
-import io.github.distlock.transaction.FencedTransactions;
-import io.github.distlock.transaction.JdbcTransactionFencing;
 
 /**
  * The real-database variant of the checker's fenced store: an in-memory H2 database with

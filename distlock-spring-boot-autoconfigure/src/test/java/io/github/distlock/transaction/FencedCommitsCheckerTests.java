@@ -1,4 +1,4 @@
-package io.github.distlock.history;
+package io.github.distlock.transaction;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is opt-in:
  *
  * <pre>
- * ./mvnw -pl distlock-spring-boot-autoconfigure test -Dtest=FencedCommitsCheckerTests \
+ * ./mvnw -pl distlock-spring-boot-autoconfigure -am -Dsurefire.failIfNoSpecifiedTests=false test -Dtest=FencedCommitsCheckerTests \
  *     -Ddistlock.history.fenced.rounds=1000 [-Ddistlock.history.fenced.seed=42] \
  *     [-Ddistlock.history.fenced.servers=3]
  * </pre>

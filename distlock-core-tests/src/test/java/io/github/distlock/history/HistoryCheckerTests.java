@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * run is opt-in:
  *
  * <pre>
- * ./mvnw -pl distlock-spring-boot-autoconfigure test -Dtest=HistoryCheckerTests \
+ * ./mvnw -pl distlock-core-tests -am -Dsurefire.failIfNoSpecifiedTests=false test -Dtest=HistoryCheckerTests \
  *     -Ddistlock.history.minutes=10 [-Ddistlock.history.seed=42] [-Ddistlock.history.servers=3]
  * </pre>
  *
