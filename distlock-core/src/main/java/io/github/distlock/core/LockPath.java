@@ -138,8 +138,8 @@ public final class LockPath implements Comparable<LockPath> {
 	/**
 	 * Escape a value so that it forms exactly one path segment. A value that is a valid
 	 * ZooKeeper node name stands for itself ({@code orders:42}, {@code a b},
-	 * {@code user@example.com}, {@code Zürich}); only what would leave the segment or
-	 * what ZooKeeper refuses is written as {@code %XX} for each byte of its UTF-8
+	 * {@code user@example.com}, letters of any script); only what would leave the segment
+	 * or what ZooKeeper refuses is written as {@code %XX} for each byte of its UTF-8
 	 * encoding:
 	 * <ul>
 	 * <li>{@code /}, and the dots of a value that is only {@code .} or {@code ..};</li>
