@@ -8,9 +8,11 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 
+import org.apache.zookeeper.common.PathUtils;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class LockPathTests {
@@ -18,6 +20,16 @@ class LockPathTests {
 	@Test
 	void plainValuesStandForThemselves() {
 		assertThat(LockPath.escapeSegment("order-42_A.b~c")).isEqualTo("order-42_A.b~c");
+	}
+
+	@Test
+	void valuesThatAreZooKeeperNodeNamesStandForThemselves() {
+		for (String name : List.of("orders:42", "report:daily", "a b", "user@example.com", "a+b", "lock4j:orders#42",
+				"Z\u00fcrich", "\u4e00\u4e8c", "\u00a0", "\ufeff", "\uf900", "\uffef", "*?&=;,'\"\\<>|[]{}()!$^`",
+				"...", ".a", "a.", "zookeeper")) {
+			assertThat(LockPath.escapeSegment(name)).as(name).isSameAs(name);
+			assertThat(LockPath.of("orders", name).value()).isEqualTo("orders/" + name);
+		}
 	}
 
 	@Test
@@ -31,11 +43,41 @@ class LockPathTests {
 	}
 
 	@Test
-	void controlCharactersEmojiAndPercentAreEscapedAsUtf8() {
+	void charactersZooKeeperRefusesAndPercentAreEscapedAsUtf8() {
 		assertThat(LockPath.escapeSegment("\u0000")).isEqualTo("%00");
+		assertThat(LockPath.escapeSegment("a\u001fb")).isEqualTo("a%1Fb");
+		assertThat(LockPath.escapeSegment("\u007f\u0085\u009f")).isEqualTo("%7F%C2%85%C2%9F");
+		assertThat(LockPath.escapeSegment("\ue000\uf8ff")).isEqualTo("%EE%80%80%EF%A3%BF");
+		assertThat(LockPath.escapeSegment("\ufff0\uffff")).isEqualTo("%EF%BF%B0%EF%BF%BF");
 		assertThat(LockPath.escapeSegment("\uD83D\uDE00")).isEqualTo("%F0%9F%98%80");
 		assertThat(LockPath.escapeSegment("%2F")).isEqualTo("%252F");
-		assertThat(LockPath.escapeSegment("a b")).isEqualTo("a%20b");
+		assertThat(LockPath.escapeSegment("100%")).isEqualTo("100%25");
+	}
+
+	@Test
+	void everyEscapedSegmentIsANodeNameZooKeeperAccepts() {
+		for (int c = 0; c <= 0xFFFF; c++) {
+			if (Character.isSurrogate((char) c)) {
+				continue;
+			}
+			String value = "a" + (char) c;
+			String segment = LockPath.escapeSegment(value);
+			assertThatCode(() -> PathUtils.validatePath("/distlock/mutex/" + segment)).as("U+%04X", c)
+				.doesNotThrowAnyException();
+			boolean zooKeeperAcceptsIt = isValidZooKeeperPath("/distlock/mutex/" + value);
+			assertThat(segment.equals(value)).as("U+%04X stands for itself", c)
+				.isEqualTo(zooKeeperAcceptsIt && c != '/' && c != '%');
+		}
+	}
+
+	private static boolean isValidZooKeeperPath(String path) {
+		try {
+			PathUtils.validatePath(path);
+			return true;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
 	}
 
 	@Test
@@ -50,7 +92,7 @@ class LockPathTests {
 			.withMessageContaining("10000 characters");
 		// 100 characters that each escape to 9: over the limit once escaped.
 		assertThatExceptionOfType(InvalidLockPathException.class)
-			.isThrownBy(() -> LockPath.escapeSegment("\u4e00".repeat(100)))
+			.isThrownBy(() -> LockPath.escapeSegment("\ue000".repeat(100)))
 			.withMessageContaining("once escaped");
 		assertThatExceptionOfType(InvalidLockPathException.class).isThrownBy(() -> LockPath.escapeSegment("a\uD800b"))
 			.withMessageContaining("unpaired surrogate");
@@ -59,7 +101,7 @@ class LockPathTests {
 	@Test
 	void escapingIsInjectiveAndDecodesBack() {
 		Random random = new Random(42);
-		String alphabet = "aA0/.%~-_ \u0000\u00e9\u4e00\uD83D\uDE00";
+		String alphabet = "aA0/.%~-_ :+\u0000\u001f\u0085\u00e9\u4e00\ue000\ufff0\uD83D\uDE00";
 		Map<String, String> seen = new HashMap<>();
 		for (int i = 0; i < 50_000; i++) {
 			StringBuilder value = new StringBuilder();
@@ -78,6 +120,7 @@ class LockPathTests {
 			}
 			String escaped = LockPath.escapeSegment(raw);
 			assertThat(escaped).doesNotContain("/").isNotIn(".", "..");
+			assertThat(isValidZooKeeperPath("/distlock/mutex/" + escaped)).as(escaped).isTrue();
 			assertThat(URLDecoder.decode(escaped.replace("+", "%2B"), StandardCharsets.UTF_8)).isEqualTo(raw);
 			String previous = seen.put(escaped, raw);
 			assertThat(previous).as("collision for %s", escaped).isIn(null, raw);

@@ -15,7 +15,10 @@ import org.jspecify.annotations.Nullable;
  * that comes from outside (a method argument, a request parameter) must go through
  * {@link #child(String)} or {@link #escapeSegment(String)}: it then becomes exactly one
  * segment, whatever it contains, and two different values always give two different
- * segments.
+ * segments. A value that is a valid ZooKeeper node name (no {@code /}, no {@code %}, not
+ * {@code .} or {@code ..}, no character ZooKeeper refuses) is its own segment, so
+ * {@code LockPath.of("orders", "eu:42")} is the node {@code orders/eu:42} that other
+ * ZooKeeper clients name the same way.
  * <p>
  * Every path also knows its {@linkplain #template() template}: the shape it was built
  * from, with the values left out, such as {@code orders/{}} for
@@ -133,11 +136,22 @@ public final class LockPath implements Comparable<LockPath> {
 	}
 
 	/**
-	 * Escape a value so that it forms exactly one path segment. Letters and digits of
-	 * ASCII and {@code - . _ ~} stand for themselves; every other character is written as
-	 * {@code %XX} for each byte of its UTF-8 encoding (so {@code %} itself becomes
-	 * {@code %25}), and a value that is only {@code .} or {@code ..} has its dots
-	 * escaped. The mapping is injective: decoding the result gives the value back.
+	 * Escape a value so that it forms exactly one path segment. A value that is a valid
+	 * ZooKeeper node name stands for itself ({@code orders:42}, {@code a b},
+	 * {@code user@example.com}, letters of any script); only what would leave the segment
+	 * or what ZooKeeper refuses is written as {@code %XX} for each byte of its UTF-8
+	 * encoding:
+	 * <ul>
+	 * <li>{@code /}, and the dots of a value that is only {@code .} or {@code ..};</li>
+	 * <li>{@code %}, the escape character itself, so that {@code a/b} ({@code a%2Fb}) and
+	 * {@code a%2Fb} ({@code a%252Fb}) stay two segments;</li>
+	 * <li>the characters ZooKeeper's {@code PathUtils} rejects in a node name: U+0000 to
+	 * U+001F, U+007F to U+009F, U+D800 to U+F8FF (so every character outside the Basic
+	 * Multilingual Plane, written as a surrogate pair, and the private use area) and
+	 * U+FFF0 to U+FFFF.</li>
+	 * </ul>
+	 * The mapping is injective: decoding each {@code %XX} of the result gives the value
+	 * back.
 	 * @param value the value; {@code null} is rejected
 	 * @return the escaped segment
 	 * @throws InvalidLockPathException if the value is null, empty, holds an unpaired
@@ -154,10 +168,14 @@ public final class LockPath implements Comparable<LockPath> {
 			throw tooLong(value);
 		}
 		boolean onlyDots = value.equals(".") || value.equals("..");
-		StringBuilder escaped = new StringBuilder(value.length() + 8);
-		for (int i = 0; i < value.length(); i++) {
+		int first = onlyDots ? 0 : firstToEscape(value);
+		if (first == value.length()) {
+			return value;
+		}
+		StringBuilder escaped = new StringBuilder(value.length() + 8).append(value, 0, first);
+		for (int i = first; i < value.length(); i++) {
 			char c = value.charAt(i);
-			if (isUnreserved(c) && !onlyDots) {
+			if (!onlyDots && standsForItself(c)) {
 				escaped.append(c);
 				continue;
 			}
@@ -180,15 +198,23 @@ public final class LockPath implements Comparable<LockPath> {
 		return escaped.toString();
 	}
 
+	private static int firstToEscape(String value) {
+		for (int i = 0; i < value.length(); i++) {
+			if (!standsForItself(value.charAt(i))) {
+				return i;
+			}
+		}
+		return value.length();
+	}
+
+	private static boolean standsForItself(char c) {
+		return c != '/' && c != '%' && isAllowedByZooKeeper(c);
+	}
+
 	private static InvalidLockPathException tooLong(String value) {
 		return new InvalidLockPathException("A lock path segment can hold at most " + MAX_SEGMENT_LENGTH
 				+ " characters once escaped, but a value of " + value.length() + " characters ('"
 				+ printable(value.substring(0, Math.min(32, value.length()))) + "...') was given");
-	}
-
-	private static boolean isUnreserved(char c) {
-		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
-				|| c == '_' || c == '~';
 	}
 
 	/**
@@ -237,7 +263,8 @@ public final class LockPath implements Comparable<LockPath> {
 		return null;
 	}
 
-	// The ranges ZooKeeper's PathUtils rejects in node names.
+	// The ranges ZooKeeper's PathUtils.validatePath rejects in node names (the name
+	// "zookeeper" is reserved only at the root, which no lock path is).
 	private static boolean isAllowedByZooKeeper(char c) {
 		return !(c <= '\u001f' || (c >= '\u007f' && c <= '\u009f') || (c >= '\ud800' && c <= '\uf8ff')
 				|| c >= '\ufff0');

@@ -25,11 +25,13 @@ import io.github.distlock.core.Locks;
  * application keeps its {@code @SchedulerLock} jobs and {@code LockingTaskExecutor}
  * calls, and swaps its provider bean for this one.
  * <p>
- * The lock named {@code x} is distlock's mutex at {@code shedlock/x} (the name as one
- * escaped {@linkplain LockPath#escapeSegment(String) segment}: letters, digits and
- * {@code - . _ ~} stand for themselves), so a ShedLock job and a distlock
- * {@code @DistributedLock("shedlock/x")} (or {@code locks.mutex("shedlock/x")}) exclude
- * each other, as do raw Curator {@code InterProcessMutex} clients on that path.
+ * The lock named {@code x} is distlock's mutex at {@code shedlock/x}, the name as one
+ * escaped {@linkplain LockPath#escapeSegment(String) segment}: a name that is a ZooKeeper
+ * node name, such as {@code report:daily}, stands for itself; a {@code /}, a {@code %}
+ * and the characters ZooKeeper refuses are written as {@code %XX}. So a ShedLock job and
+ * a distlock {@code @DistributedLock("shedlock/report:daily")} (or
+ * {@code locks.mutex(LockPath.of("shedlock", name))} for any name) exclude each other, as
+ * do raw Curator {@code InterProcessMutex} clients on that path.
  * <ul>
  * <li>{@link #lock(LockConfiguration)} tries once, without waiting: a lock held by
  * anyone, this application included, gives an empty result. Each call is a holder of its

@@ -97,9 +97,31 @@ class DistlockLockProviderFleetTests {
 	}
 
 	@Test
+	void nameThatIsAZooKeeperNodeNameIsTheSegmentAsItIsForDistlockAndRawCurator() throws Exception {
+		String name = "report:daily";
+		assertThat(DistlockLockProvider.pathOf(name).value()).isEqualTo("shedlock/report:daily");
+		SimpleLock held = this.firstProvider.lock(config(name, ONE_HOUR)).orElseThrow();
+		assertThat(this.second.getLocks().mutex("shedlock/report:daily").tryAcquire(Duration.ZERO)).isEmpty();
+		InterProcessMutex curator = new InterProcessMutex(this.second.getClient(), "/mutex/shedlock/report:daily");
+		assertThat(curator.acquire(0, TimeUnit.SECONDS)).isFalse();
+		held.unlock();
+		assertThat(curator.acquire(5, TimeUnit.SECONDS)).isTrue();
+		try {
+			assertThat(this.firstProvider.lock(config(name, ONE_HOUR))).isEmpty();
+		}
+		finally {
+			curator.release();
+		}
+		LockHandle distlock = this.second.getLocks().mutex("shedlock/report:daily").acquire(Duration.ZERO);
+		assertThat(this.firstProvider.lock(config(name, ONE_HOUR))).isEmpty();
+		distlock.closeAsync().join();
+		this.firstProvider.lock(config(name, ONE_HOUR)).orElseThrow().unlock();
+	}
+
+	@Test
 	void nameOfOtherCharactersIsOneEscapedSegmentUnderShedlock() {
 		String name = "reports/daily run";
-		assertThat(DistlockLockProvider.pathOf(name).value()).isEqualTo("shedlock/reports%2Fdaily%20run");
+		assertThat(DistlockLockProvider.pathOf(name).value()).isEqualTo("shedlock/reports%2Fdaily run");
 		SimpleLock held = this.firstProvider.lock(config(name, ONE_HOUR)).orElseThrow();
 		assertThat(this.second.getLocks().mutex(LockPath.of("shedlock", name)).tryAcquire(Duration.ZERO)).isEmpty();
 		assertThat(this.second.getLocks().mutex("shedlock/reports").tryAcquire(Duration.ZERO))

@@ -36,9 +36,9 @@ import static org.awaitility.Awaitility.await;
  * A ShedLock application as its users write it ({@code @EnableSchedulerLock},
  * {@code @SchedulerLock} on a real {@code @Scheduled} method), with distlock's
  * auto-configured provider: instances run the job one at a time, also beside an instance
- * that has moved to {@code @DistributedLock("shedlock/report")}, and a distlock holder of
- * that path keeps the job from running anywhere. Each application context is an instance
- * with a session of its own on one real ZooKeeper server.
+ * that has moved to {@code @DistributedLock("shedlock/report:daily")}, and a distlock
+ * holder of that path keeps the job from running anywhere. Each application context is an
+ * instance with a session of its own on one real ZooKeeper server.
  */
 class SchedulerLockJobTests {
 
@@ -85,11 +85,11 @@ class SchedulerLockJobTests {
 			Attempts attempts = context.getBean(Attempts.class);
 			await().atMost(DEADLINE).until(() -> job.runs() >= 1);
 			DistlockNode holder = zookeeper.get().newNode();
-			try (LockHandle held = holder.getLocks().mutex("shedlock/report").acquire(DEADLINE)) {
+			try (LockHandle held = holder.getLocks().mutex("shedlock/report:daily").acquire(DEADLINE)) {
 				int runs = job.runs();
 				int skipped = attempts.notAcquired.get();
 				await().atMost(DEADLINE).until(() -> attempts.notAcquired.get() >= skipped + 5);
-				assertThat(job.runs()).as("runs while a distlock holder holds shedlock/report").isEqualTo(runs);
+				assertThat(job.runs()).as("runs while a distlock holder holds shedlock/report:daily").isEqualTo(runs);
 			}
 			int runs = job.runs();
 			await().atMost(DEADLINE).until(() -> job.runs() > runs);
@@ -141,7 +141,7 @@ class SchedulerLockJobTests {
 		}
 
 		@Scheduled(fixedDelay = 20)
-		@SchedulerLock(name = "report")
+		@SchedulerLock(name = "report:daily")
 		public void report() {
 			LockAssert.assertLocked();
 			this.probe.run(SchedulerLockJobTests::work);
@@ -167,7 +167,7 @@ class SchedulerLockJobTests {
 		}
 
 		@Scheduled(fixedDelay = 20)
-		@DistributedLock(value = "shedlock/report", waitTime = "0", onTimeout = OnTimeout.SKIP)
+		@DistributedLock(value = "shedlock/report:daily", waitTime = "0", onTimeout = OnTimeout.SKIP)
 		public void report() {
 			this.probe.run(SchedulerLockJobTests::work);
 			this.runs.incrementAndGet();

@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Hostile arguments stay inside one segment of the lock path: checked on the lock nodes
- * ZooKeeper actually holds while the method runs.
+ * Hostile arguments stay inside one segment of the lock path, and an argument that is a
+ * ZooKeeper node name is that segment unchanged: checked on the lock nodes ZooKeeper
+ * actually holds while the method runs.
  */
 class LockPathResolutionTests {
 
@@ -45,11 +46,25 @@ class LockPathResolutionTests {
 			.             | %2E
 			/             | %2F
 			100%          | 100%25
-			"with space"  | with%20space
+			a%2Fb         | a%252Fb
 			\uD83D\uDE00  | %F0%9F%98%80
+			\u0085        | %C2%85
 			""")
 	void argumentBecomesOneEscapedSegmentOfTheLockNode(String name, String segment) throws Exception {
 		assertThat(service.lockedNodes(name)).containsExactly(segment);
+	}
+
+	@ParameterizedTest(name = "[{index}] {0}")
+	@CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+			orders:42
+			"with space"
+			user@example.com
+			a+b
+			Z\u00fcrich
+			...
+			""")
+	void argumentThatIsAZooKeeperNodeNameIsTheSegmentUnchanged(String name) throws Exception {
+		assertThat(service.lockedNodes(name)).containsExactly(name);
 	}
 
 	@Test
