@@ -54,8 +54,7 @@ final class Hold implements LockHandle, Session.Held {
 	private final HeldNode state;
 
 	// Guarded by this: whether the holder got the hold, whether its listeners were told
-	// it
-	// was acquired, and whether a loss waits for that to be reported.
+	// it was acquired, and whether a loss waits for that to be reported.
 	private boolean delivered;
 
 	private boolean toldAcquired;
