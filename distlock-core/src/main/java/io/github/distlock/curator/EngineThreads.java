@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * <li><b>The namespace</b> ({@code distlock-namespace}): Curator makes sure of the
  * namespace node with a blocking call on the thread of the first request.</li>
  * </ul>
- * Every thread is a daemon and ends when idle; {@link #close()} ends them all.
+ * Every thread is a daemon and ends when idle; {@link #close()} ends the threads of
+ * acquisitions, and lets the request and loss-report threads end once idle: holds kept
+ * across close still release and lose on them.
  */
 final class EngineThreads implements Threads, AutoCloseable {
 
@@ -121,7 +123,7 @@ final class EngineThreads implements Threads, AutoCloseable {
 	/**
 	 * Run engine work that may send ZooKeeper requests on the request thread, in order,
 	 * so that the thread that asks (the timer, a ZooKeeper thread, a caller) never waits
-	 * on Curator. Runs it here once the engine is closed.
+	 * on Curator; also once the engine is closed (releases of holds kept across close).
 	 */
 	@Override
 	public void request(Runnable work) {
@@ -171,14 +173,17 @@ final class EngineThreads implements Threads, AutoCloseable {
 	}
 
 	/**
-	 * End every thread: the timer at once, the others once the work they run now is done.
+	 * End the threads of acquisitions: the timer at once, the others once the work they
+	 * run now is done. The request and loss-report threads stay for the holds still held
+	 * (their releases and losses are sent and told as before close, never from the
+	 * caller's or Curator's thread): they end once idle for a second.
 	 */
 	@Override
 	public void close() {
 		this.timer.close();
 		this.namespace.shutdownNow();
-		this.lossReports.shutdown();
-		this.requests.shutdown();
+		this.lossReports.setKeepAliveTime(1, TimeUnit.SECONDS);
+		this.requests.setKeepAliveTime(1, TimeUnit.SECONDS);
 		this.completions.shutdown();
 	}
 

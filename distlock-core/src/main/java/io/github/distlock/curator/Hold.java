@@ -53,8 +53,13 @@ final class Hold implements LockHandle, Session.Held {
 	// Guarded by this: held, in doubt, lost or released, and the token.
 	private final HeldNode state;
 
-	// Guarded by this: whether the holder got the hold (and its listeners were told).
+	// Guarded by this: whether the holder got the hold, whether its listeners were told
+	// it was acquired, and whether a loss waits for that to be reported.
 	private boolean delivered;
+
+	private boolean toldAcquired;
+
+	private boolean lossWaiting;
 
 	Hold(Engine engine, LockKind kind, LockPath path, LockNode node, long token, String holder,
 			AcquisitionEvents events, @Nullable String turnPath) {
@@ -132,6 +137,15 @@ final class Hold implements LockHandle, Session.Held {
 			return false;
 		}
 		this.events.acquired(this.state.token());
+		boolean lostMeanwhile;
+		synchronized (this) {
+			this.toldAcquired = true;
+			lostMeanwhile = this.lossWaiting;
+		}
+		if (lostMeanwhile) {
+			// Lost while the listeners were told it was acquired: they hear it after.
+			this.engine.session().reportLoss(this);
+		}
 		return true;
 	}
 
@@ -160,12 +174,14 @@ final class Hold implements LockHandle, Session.Held {
 	 * The node became lost. The hold passes its local turn on at once: other clients may
 	 * take the lock now, and so may the next waiter of this client, whether or not this
 	 * hold's holder closes it soon (invariant 5, docs/failure-model.md). The loss is
-	 * reported if the holder has the hold.
+	 * reported if the holder has the hold, after its listeners were told it was acquired.
 	 */
 	private void becameLost() {
 		boolean toldHolder;
 		synchronized (this) {
-			toldHolder = this.delivered;
+			// Reported once the listeners were told it was acquired, never before.
+			this.lossWaiting = this.delivered && !this.toldAcquired;
+			toldHolder = this.delivered && this.toldAcquired;
 		}
 		leaveTurn();
 		if (toldHolder) {

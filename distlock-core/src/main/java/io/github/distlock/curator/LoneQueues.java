@@ -266,14 +266,21 @@ final class LoneQueues implements LoneGrants {
 	}
 
 	private void answered(LoneQueue queue, ParentWatch watch, long instance, CuratorEvent event) {
+		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+		// Set on the server: a data watch on the parent, or one on its creation.
+		boolean set = code == KeeperException.Code.OK || code == KeeperException.Code.NONODE;
 		boolean remove = false;
 		synchronized (this) {
 			if (queue.watch != watch) {
-				return;
+				// Removed before it was set (swept, evicted or closed; without a
+				// connection only the client forgot it), and Curator sent the exists
+				// again once the connection returned, or sent it after the removal: the
+				// server set it now. It stays unless another watch of the queue needs it.
+				LoneQueue current = this.queues.get(queue.path);
+				remove = set && (current == null || current.watch == null);
 			}
-			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-			if (code == KeeperException.Code.OK && event.getStat() != null && this.session.clientInstance() == instance
-					&& !this.closed) {
+			else if (code == KeeperException.Code.OK && event.getStat() != null
+					&& this.session.clientInstance() == instance && !this.closed) {
 				queue.armed = true;
 				sweepWhileKept();
 			}
@@ -281,7 +288,7 @@ final class LoneQueues implements LoneGrants {
 				// Not set on the parent (missing: the watch waits for its creation), or
 				// through another handle, or the locks were closed meanwhile.
 				queue.watch = null;
-				remove = code == KeeperException.Code.OK || code == KeeperException.Code.NONODE;
+				remove = set;
 			}
 		}
 		if (remove) {

@@ -32,13 +32,22 @@ final class Requests {
 	// Holds whose delete failed for want of a connection: sent again when it returns.
 	private final Set<Session.Held> unconfirmedReleases = ConcurrentHashMap.newKeySet();
 
+	// Every release not completed yet, sent or waiting for the connection: the session
+	// watch keeps following the connection until none is left, even once the locks are
+	// closed, since only the connection's return or the session's end completes them.
+	private final Set<Session.Held> releasing = ConcurrentHashMap.newKeySet();
+
+	// Told when a release completed.
+	private final Runnable releaseCompleted;
+
 	// Told of each release whose delete ZooKeeper answered with the node gone by it.
 	private volatile Consumer<String> deleted = (path) -> {
 	};
 
-	Requests(CuratorFramework client, EngineThreads threads) {
+	Requests(CuratorFramework client, EngineThreads threads, Runnable releaseCompleted) {
 		this.client = client;
 		this.threads = threads;
+		this.releaseCompleted = releaseCompleted;
 	}
 
 	/** Tell the given consumer the node of each release ZooKeeper deleted. */
@@ -53,7 +62,17 @@ final class Requests {
 	 * ends first, which deletes the node.
 	 */
 	void release(Session.Held hold) {
+		this.releasing.add(hold);
+		hold.released().whenComplete((done, ex) -> {
+			this.releasing.remove(hold);
+			this.releaseCompleted.run();
+		});
 		send(() -> sendRelease(hold));
+	}
+
+	/** Whether a release is not completed yet. */
+	boolean isReleasing() {
+		return !this.releasing.isEmpty();
 	}
 
 	private void sendRelease(Session.Held hold) {
@@ -68,6 +87,10 @@ final class Requests {
 					}
 					case NONODE, SESSIONEXPIRED -> hold.released().complete(null);
 					case CONNECTIONLOSS, OPERATIONTIMEOUT -> {
+						if (hold.released().isDone()) {
+							// Completed meanwhile by the end of its session.
+							return;
+						}
 						this.unconfirmedReleases.add(hold);
 						if (isConnected()) {
 							// The connection returned before this answer came.
@@ -94,11 +117,12 @@ final class Requests {
 	}
 
 	/**
-	 * A session ended: the nodes of the releases waiting for it died with it, unless made
-	 * in a session evidently alive (the loss was about an earlier one, reported late).
+	 * A session ended: the nodes of the releases not completed yet (waiting for the
+	 * connection, or sent and not answered) died with it, unless made in a session
+	 * evidently alive (the loss was about an earlier one, reported late).
 	 */
 	void lost(Predicate<LockNode> live) {
-		for (Session.Held hold : this.unconfirmedReleases) {
+		for (Session.Held hold : this.releasing) {
 			if (live.test(hold.node())) {
 				continue;
 			}
@@ -111,7 +135,9 @@ final class Requests {
 	void reconnected() {
 		for (Session.Held hold : this.unconfirmedReleases) {
 			this.unconfirmedReleases.remove(hold);
-			sendRelease(hold);
+			if (!hold.released().isDone()) {
+				sendRelease(hold);
+			}
 		}
 	}
 

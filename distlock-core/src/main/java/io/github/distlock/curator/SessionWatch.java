@@ -76,7 +76,7 @@ final class SessionWatch implements Session {
 		this.client = client;
 		this.policy = policy;
 		this.threads = threads;
-		this.requests = new Requests(client, threads);
+		this.requests = new Requests(client, threads, this::stopOnceIdle);
 		String namespace = client.getNamespace();
 		this.namespaceReady = namespace == null || namespace.isEmpty();
 	}
@@ -110,10 +110,11 @@ final class SessionWatch implements Session {
 	}
 
 	/**
-	 * The locks are closed: stop following the connection once no hold follows it. A hold
-	 * still held then keeps following its session (suspended, lost) until its holder
-	 * releases it: the application's shutdown does not make a lock look held after its
-	 * session is gone.
+	 * The locks are closed: stop following the connection once no hold follows it and no
+	 * release waits for it. A hold still held then keeps following its session
+	 * (suspended, lost) until its holder releases it: the application's shutdown does not
+	 * make a lock look held after its session is gone. Its release completes as any
+	 * other: sent again when the connection returns, completed when the session ends.
 	 */
 	synchronized void close() {
 		this.closing = true;
@@ -121,7 +122,8 @@ final class SessionWatch implements Session {
 	}
 
 	private synchronized void stopOnceIdle() {
-		if (this.closing && this.listening && this.holds.isEmpty() && this.bound.isEmpty()) {
+		if (this.closing && this.listening && this.holds.isEmpty() && this.bound.isEmpty()
+				&& !this.requests.isReleasing()) {
 			stop();
 		}
 	}
@@ -377,8 +379,9 @@ final class SessionWatch implements Session {
 	@Override
 	public void release(Held hold) {
 		this.holds.remove(hold);
-		stopOnceIdle();
+		// Followed until completed: the listener stays while the release is not.
 		this.requests.release(hold);
+		stopOnceIdle();
 	}
 
 	/** Tell the given consumer the node of each release ZooKeeper deleted. */

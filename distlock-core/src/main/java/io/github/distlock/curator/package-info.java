@@ -93,8 +93,24 @@
  * acquisition in flight at once with a {@code LockAcquisitionException} saying the locks
  * were closed, and refuses later ones the same way. A hold still held is not ended: it
  * keeps following its session ({@code SessionWatch} keeps its connection listener until
- * the last hold leaves) and leaves {@code HELD} by the connection-loss policy, until its
- * holder closes it. The client itself, which the application may own, is not closed.
+ * the last hold left and the last release completed) and leaves {@code HELD} by the
+ * connection-loss policy, until its holder closes it. Its release completes as before
+ * close: a delete answered for want of a connection is sent again when the connection
+ * returns, and completed when the session ends (its node died with it); its loss is told
+ * on the loss-report thread, never on Curator's ({@code EngineThreads} keeps the request
+ * and loss-report threads after close, ending them once idle). The client itself, which
+ * the application may own, is not closed. ({@code ReleaseAfterCloseTests},
+ * {@code LossReportsAfterCloseTests}.)
+ * <p>
+ * A hold's loss is told to the listeners after they were told it was acquired: a loss
+ * that comes while the acquired event is being told waits for it
+ * ({@code LossBeforeAcquiredTests}). Under the {@code LOST} policy a hold is told lost
+ * when Curator gives its session up while the server is away (Curator's LOST after the
+ * session timeout without a connection), before any reconnection
+ * ({@code SessionGivenUpTests}). A parent watch of {@code LoneQueues} that the server set
+ * after the queue stopped taking part (the {@code exists} sent again by Curator after a
+ * removal made without a connection, or after close) is removed when its answer comes
+ * ({@code LoneWatchRetryTests}).
  * <h2>Leader election</h2> {@link io.github.distlock.curator.CuratorLeadership} (the
  * {@link io.github.distlock.core.Leadership} bean) runs on the same engine: one
  * {@link io.github.distlock.curator.Participant} per group (the membership and its node),
