@@ -7,6 +7,7 @@ import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -44,6 +45,9 @@ public final class DistlockAutoConfiguration {
 	/** Name of the task executor Spring Boot auto-configures. */
 	static final String APPLICATION_TASK_EXECUTOR_BEAN_NAME = "applicationTaskExecutor";
 
+	/** Longest connection timeout derived from the session timeout, Curator's default. */
+	static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(15);
+
 	@Bean
 	@ConditionalOnMissingBean(ZookeeperConnectionDetails.class)
 	PropertiesZookeeperConnectionDetails zookeeperConnectionDetails(DistlockProperties properties,
@@ -74,13 +78,13 @@ public final class DistlockAutoConfiguration {
 			RetryPolicy retryPolicy, ZookeeperSecurityConfigurer security,
 			ObjectProvider<CuratorFrameworkCustomizer> customizers) {
 		DistlockProperties.Zookeeper zookeeper = properties.getZookeeper();
+		int sessionTimeout = PropertyChecks.positiveMillis("distlock.zookeeper.session-timeout",
+				zookeeper.getSessionTimeout());
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectionDetails.getConnectString())
 			.namespace(ZookeeperNamespace.validate(zookeeper.getNamespace()))
-			.sessionTimeoutMs(
-					PropertyChecks.positiveMillis("distlock.zookeeper.session-timeout", zookeeper.getSessionTimeout()))
-			.connectionTimeoutMs(PropertyChecks.positiveMillis("distlock.zookeeper.connection-timeout",
-					zookeeper.getConnectionTimeout()))
+			.sessionTimeoutMs(sessionTimeout)
+			.connectionTimeoutMs(connectionTimeoutMillis(zookeeper.getConnectionTimeout(), sessionTimeout))
 			.retryPolicy(retryPolicy);
 		security.configure(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
@@ -88,6 +92,17 @@ public final class DistlockAutoConfiguration {
 		// Does not wait for a connection: Curator connects in the background.
 		client.start();
 		return client;
+	}
+
+	/**
+	 * The connection timeout set, or else the session timeout capped at Curator's default
+	 * of 15 s: Curator warns at every start when the session timeout is the shorter.
+	 */
+	static int connectionTimeoutMillis(@Nullable Duration connectionTimeout, int sessionTimeoutMillis) {
+		if (connectionTimeout != null) {
+			return PropertyChecks.positiveMillis("distlock.zookeeper.connection-timeout", connectionTimeout);
+		}
+		return (int) Math.min(DEFAULT_CONNECTION_TIMEOUT.toMillis(), sessionTimeoutMillis);
 	}
 
 	@Bean(destroyMethod = "close")

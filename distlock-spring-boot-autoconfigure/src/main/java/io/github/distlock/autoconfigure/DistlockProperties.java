@@ -90,9 +90,10 @@ public class DistlockProperties {
 		private Duration sessionTimeout = Duration.ofSeconds(60);
 
 		/**
-		 * Time allowed for establishing a connection.
+		 * Time allowed for establishing a connection; when not set, the session timeout,
+		 * at most 15s.
 		 */
-		private Duration connectionTimeout = Duration.ofSeconds(15);
+		private @Nullable Duration connectionTimeout;
 
 		private final Retry retry = new Retry();
 
@@ -130,11 +131,11 @@ public class DistlockProperties {
 			this.sessionTimeout = sessionTimeout;
 		}
 
-		public Duration getConnectionTimeout() {
+		public @Nullable Duration getConnectionTimeout() {
 			return this.connectionTimeout;
 		}
 
-		public void setConnectionTimeout(Duration connectionTimeout) {
+		public void setConnectionTimeout(@Nullable Duration connectionTimeout) {
 			this.connectionTimeout = connectionTimeout;
 		}
 

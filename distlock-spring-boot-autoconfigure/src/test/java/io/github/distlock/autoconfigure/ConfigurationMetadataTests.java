@@ -24,6 +24,8 @@ class ConfigurationMetadataTests {
 
 	/** Properties whose absence has a meaning of its own, so they have no default. */
 	private static final Set<String> WITHOUT_DEFAULT = Set.of("distlock.zookeeper.embedded.data-dir",
+			// unset means "the session timeout, at most 15 s"
+			"distlock.zookeeper.connection-timeout",
 			// security: unset means "none" or "ZooKeeper's own default"
 			"distlock.zookeeper.auth.username", "distlock.zookeeper.auth.password", "distlock.zookeeper.acl.entries",
 			"distlock.zookeeper.ssl.bundle", "distlock.zookeeper.sasl.enabled", "distlock.zookeeper.sasl.login-context",

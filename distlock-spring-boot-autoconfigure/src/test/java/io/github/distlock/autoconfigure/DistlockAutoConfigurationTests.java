@@ -107,6 +107,13 @@ class DistlockAutoConfigurationTests {
 	}
 
 	@Test
+	void connectionTimeoutNotSetIsTheSessionTimeoutAtMostFifteenSeconds() {
+		assertThat(DistlockAutoConfiguration.connectionTimeoutMillis(null, 60_000)).isEqualTo(15_000);
+		assertThat(DistlockAutoConfiguration.connectionTimeoutMillis(null, 6_000)).isEqualTo(6_000);
+		assertThat(DistlockAutoConfiguration.connectionTimeoutMillis(Duration.ofSeconds(20), 6_000)).isEqualTo(20_000);
+	}
+
+	@Test
 	void userCuratorFrameworkWinsAndIsNotClosedByDistlock() {
 		CuratorFramework userClient = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
 				new RetryOneTime(100));
