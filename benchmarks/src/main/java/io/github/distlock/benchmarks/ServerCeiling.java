@@ -644,10 +644,11 @@ final class ServerCeiling {
 		private final CuratorLocks locks;
 
 		DistlockAsync(int keys) {
-			this(keys, CuratorLocks.builder(BenchmarkClients.start())
-				.defaultWaitTime(MutexContender.WAIT)
-				.applicationName("benchmarks")
-				.build());
+			this(keys,
+					CuratorLocks.builder(BenchmarkClients.start())
+						.defaultWaitTime(MutexContender.WAIT)
+						.applicationName("benchmarks")
+						.build());
 		}
 
 		private DistlockAsync(int keys, CuratorLocks locks) {

@@ -145,8 +145,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
 			ConnectionLossPolicy connectionLossPolicy, @Nullable Executor executor,
 			AccessDeniedAdvice accessDeniedAdvice) {
-		// The one constructor that builds: the builder and the other constructors call
-		// it.
+		// The one that builds: the builder and the other constructors call it.
 		this.client = client;
 		this.defaultWaitTime = defaultWaitTime;
 		this.connectionLossPolicy = connectionLossPolicy;
