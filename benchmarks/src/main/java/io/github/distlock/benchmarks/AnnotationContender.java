@@ -24,7 +24,10 @@ final class AnnotationContender implements MutexContender {
 	private final CuratorLocks curatorLocks;
 
 	AnnotationContender() {
-		CuratorLocks curatorLocks = new CuratorLocks(BenchmarkClients.start(), WAIT, "benchmarks");
+		CuratorLocks curatorLocks = CuratorLocks.builder(BenchmarkClients.start())
+			.defaultWaitTime(WAIT)
+			.applicationName("benchmarks")
+			.build();
 		this.curatorLocks = curatorLocks;
 		this.context = new AnnotationConfigApplicationContext();
 		this.context.registerBean(CuratorLocks.class, () -> curatorLocks);

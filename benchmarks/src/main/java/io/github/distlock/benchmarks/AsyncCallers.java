@@ -149,7 +149,10 @@ final class AsyncCallers {
 	 * and starts again, holding no thread while it waits.
 	 */
 	private static Callers asyncApi(int callers, IntFunction<String> keyOf) {
-		CuratorLocks locks = new CuratorLocks(BenchmarkClients.start(), MutexContender.WAIT, "benchmarks");
+		CuratorLocks locks = CuratorLocks.builder(BenchmarkClients.start())
+			.defaultWaitTime(MutexContender.WAIT)
+			.applicationName("benchmarks")
+			.build();
 		Callers running = new Callers(() -> {
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 			while (locks.waitingCount() + locks.heldCount() > 0 && System.nanoTime() < deadline) {

@@ -17,7 +17,10 @@ final class DistlockContender implements MutexContender {
 
 	static final String NAME = "distlock";
 
-	private final CuratorLocks locks = new CuratorLocks(BenchmarkClients.start(), WAIT, "benchmarks");
+	private final CuratorLocks locks = CuratorLocks.builder(BenchmarkClients.start())
+		.defaultWaitTime(WAIT)
+		.applicationName("benchmarks")
+		.build();
 
 	CuratorLocks locks() {
 		return this.locks;

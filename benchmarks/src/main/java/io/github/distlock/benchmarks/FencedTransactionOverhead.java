@@ -56,7 +56,7 @@ final class FencedTransactionOverhead {
 		FencedTransactions fenced = new FencedTransactions(transactionManager, fencing);
 		try (TestingServer server = new TestingServer(true);
 				CuratorFramework client = BenchmarkClients.start(server.getConnectString(), "bench-fenced");
-				CuratorLocks locks = new CuratorLocks(client, Duration.ofSeconds(10));
+				CuratorLocks locks = CuratorLocks.builder(client).defaultWaitTime(Duration.ofSeconds(10)).build();
 				LockHandle handle = locks.mutex("stock/a").acquire(Duration.ofSeconds(10))) {
 			long[] plainNanos = new long[pairs];
 			long[] fencedNanos = new long[pairs];

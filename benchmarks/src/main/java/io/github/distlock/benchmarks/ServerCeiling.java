@@ -644,7 +644,11 @@ final class ServerCeiling {
 		private final CuratorLocks locks;
 
 		DistlockAsync(int keys) {
-			this(keys, new CuratorLocks(BenchmarkClients.start(), MutexContender.WAIT, "benchmarks"));
+			this(keys,
+					CuratorLocks.builder(BenchmarkClients.start())
+						.defaultWaitTime(MutexContender.WAIT)
+						.applicationName("benchmarks")
+						.build());
 		}
 
 		private DistlockAsync(int keys, CuratorLocks locks) {

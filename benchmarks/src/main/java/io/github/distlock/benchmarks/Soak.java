@@ -63,7 +63,10 @@ public final class Soak {
 	private static boolean run(String connect, int keys, int threads, long heapBound, Duration reapTimeout)
 			throws Exception {
 		CuratorFramework client = BenchmarkClients.start(connect, "soak");
-		try (CuratorLocks locks = new CuratorLocks(client, Duration.ofSeconds(30), "soak")) {
+		try (CuratorLocks locks = CuratorLocks.builder(client)
+			.defaultWaitTime(Duration.ofSeconds(30))
+			.applicationName("soak")
+			.build()) {
 			client.checkExists().forPath("/");
 			long baseline = znodeCount(connect);
 			System.out.printf(Locale.ROOT, "znodes at start: %d%n", baseline);

@@ -1,5 +1,6 @@
 package io.github.distlock.curator;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,10 +12,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
@@ -230,6 +233,44 @@ class CuratorLocksTests {
 				.contains("\"thread\":\"" + Thread.currentThread().getName() + "\"")
 				.contains("\"since\":");
 		}
+	}
+
+	@Test
+	void builtLocksUseWhatTheBuilderWasGivenAndItsDefaultsOtherwise() throws Exception {
+		CuratorFramework client = zookeeper.newClient();
+		try (CuratorLocks defaults = CuratorLocks.builder(client).build()) {
+			assertThat(defaults.defaultWaitTime()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(defaults.connectionLossPolicy()).isEqualTo(ConnectionLossPolicy.SUSPENDED);
+			try (LockHandle handle = defaults.mutex("built-defaults").acquire(Duration.ofSeconds(5))) {
+				assertThat(holderData(client, "/mutex/built-defaults")).contains("\"app\":\"application\"");
+			}
+		}
+		ExecutorService completions = Executors.newSingleThreadExecutor((task) -> new Thread(task, "completions"));
+		try (CuratorLocks locks = CuratorLocks.builder(client)
+			.defaultWaitTime(Duration.ofSeconds(7))
+			.applicationName("billing")
+			.connectionLossPolicy(ConnectionLossPolicy.LOST)
+			.completionExecutor(completions)
+			.build()) {
+			assertThat(locks.defaultWaitTime()).isEqualTo(Duration.ofSeconds(7));
+			assertThat(locks.connectionLossPolicy()).isEqualTo(ConnectionLossPolicy.LOST);
+			String[] completedOn = new String[1];
+			try (LockHandle handle = locks.mutex("built")
+				.acquireAsync(Duration.ofSeconds(5))
+				.whenComplete((held, error) -> completedOn[0] = Thread.currentThread().getName())
+				.get(10, TimeUnit.SECONDS)) {
+				assertThat(holderData(client, "/mutex/built")).contains("\"app\":\"billing\"");
+			}
+			assertThat(completedOn[0]).isEqualTo("completions");
+		}
+		finally {
+			completions.shutdownNow();
+		}
+	}
+
+	private static String holderData(CuratorFramework client, String queue) throws Exception {
+		String node = client.getChildren().forPath(queue).get(0);
+		return new String(client.getData().forPath(queue + "/" + node), StandardCharsets.UTF_8);
 	}
 
 	@Test

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockQueue;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -39,7 +40,7 @@ class LockInspectionTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> participants(holder, "report").size() == 2);
 			List<LockQueue> queues = holder.inspect(LockPath.parse("report"));
 			assertThat(queues).singleElement().satisfies((queue) -> {
-				assertThat(queue.kind()).isEqualTo(LockQueue.Kind.MUTEX);
+				assertThat(queue.protocol()).isEqualTo(LockProtocol.MUTEX);
 				assertThat(queue.participants()).extracting(LockParticipant::holds).containsExactly(true, false);
 				assertThat(queue.participants().get(0).fencingToken()).isEqualTo(held.fencingToken());
 			});

@@ -76,7 +76,7 @@ public interface ClusterLock extends Acquirable<LockHandle> {
 	 * @return whether the lock is reentrant
 	 */
 	default boolean isReentrant() {
-		return kind() != LockKind.SEMAPHORE && kind() != LockKind.LEADER;
+		return kind() != LockKind.SEMAPHORE && kind().isLock();
 	}
 
 	/** Whether the current thread holds this lock. */

@@ -2,10 +2,10 @@ package io.github.distlock.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.github.distlock.core.spi.NoLockHeldPolicy;
 
 /**
  * The locks the current thread (or another {@link LockScope}) holds, outermost first:
@@ -24,16 +24,10 @@ import org.slf4j.LoggerFactory;
  * test that calls such a method directly, without ZooKeeper, distlock's test kit
  * ({@code io.github.distlock.test.LockAssertions} in {@code distlock-test}) can make it
  * pass outside a lock, as ShedLock's {@code LockAssert.TestHelper.makeAllAssertsPass}
- * does.
+ * does: the kit registers a {@link NoLockHeldPolicy}, which nothing but the class path
+ * brings in.
  */
 public final class LockContext {
-
-	private static final Logger logger = LoggerFactory.getLogger(LockContext.class);
-
-	/** The only class allowed to flip {@link #assertHeldPasses}. */
-	private static final String TEST_KIT = "io.github.distlock.test.LockAssertions";
-
-	private static volatile boolean assertHeldPasses;
 
 	private final String holder;
 
@@ -77,13 +71,13 @@ public final class LockContext {
 
 	/**
 	 * Check that every lock of the holder is still held.
-	 * @throws NoLockHeldException if the holder holds no lock at all (unless the test
-	 * kit's test mode is on)
+	 * @throws NoLockHeldException if the holder holds no lock at all (unless a
+	 * {@link NoLockHeldPolicy} on the class path, such as the test kit's, lets it pass)
 	 * @throws LockLostException naming the locks that are no longer held
 	 */
 	public void assertHeld() {
 		if (this.locks.isEmpty()) {
-			if (assertHeldPasses) {
+			if (Policies.assertHeldPasses()) {
 				return;
 			}
 			throw noLock("assertHeld()", "");
@@ -141,40 +135,27 @@ public final class LockContext {
 	}
 
 	/**
-	 * Test-only: let {@link #assertHeld()} pass outside every lock (a lock that is held
-	 * but no longer {@code HELD} still fails it). Callable only by distlock's test kit,
-	 * {@code io.github.distlock.test.LockAssertions}, which tests reach through
-	 * {@code distlock-test} in test scope; any other caller gets an
-	 * {@link IllegalStateException}, so production code cannot switch it by accident. A
-	 * switch is logged as a warning.
+	 * The {@link NoLockHeldPolicy}s on the class path, looked up once, when a holder
+	 * without locks first asserts.
 	 */
-	public static final class TestHook {
+	private static final class Policies {
 
-		private TestHook() {
+		private static final List<NoLockHeldPolicy> ALL = ServiceLoader
+			.load(NoLockHeldPolicy.class, LockContext.class.getClassLoader())
+			.stream()
+			.map(ServiceLoader.Provider::get)
+			.toList();
+
+		private Policies() {
 		}
 
-		/**
-		 * Switch the test mode on or off.
-		 * @param passes whether {@code assertHeld()} passes outside every lock
-		 * @throws IllegalStateException unless called by distlock's test kit
-		 */
-		public static void assertHeldPasses(boolean passes) {
-			Class<?> caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
-			if (!caller.getName().equals(TEST_KIT)) {
-				throw new IllegalStateException("LockContext's test mode is switched by distlock-test's " + TEST_KIT
-						+ " only, not by " + caller.getName());
+		static boolean assertHeldPasses() {
+			for (NoLockHeldPolicy policy : ALL) {
+				if (policy.assertHeldPasses()) {
+					return true;
+				}
 			}
-			if (passes != assertHeldPasses) {
-				logger
-					.warn(passes ? "LockContext.assertHeld() now passes outside every lock (test mode of distlock-test)"
-							: "LockContext.assertHeld() fails outside every lock again");
-			}
-			assertHeldPasses = passes;
-		}
-
-		/** Whether the test mode is on. */
-		public static boolean isAssertHeldPassing() {
-			return assertHeldPasses;
+			return false;
 		}
 
 	}

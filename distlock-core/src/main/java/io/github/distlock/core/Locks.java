@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * Entry point of the programmatic API, and the bean applications inject. Every lock
@@ -127,12 +128,52 @@ public interface Locks {
 	List<HeldLock> heldLocks();
 
 	/**
+	 * Return the number of locks this application holds now, through this object, as
+	 * {@link #heldLocks()} would list them (for a gauge: an implementation counts them
+	 * without making the snapshots).
+	 * @return the number of held locks
+	 */
+	default int heldCount() {
+		return heldLocks().size();
+	}
+
+	/**
 	 * Return the acquisitions of this application that wait for their lock now, through
 	 * this object.
 	 * @return a snapshot, empty if the implementation does not track waiters
 	 */
 	default List<WaitingAcquisition> waitingAcquisitions() {
 		return List.of();
+	}
+
+	/**
+	 * Return the number of acquisitions that wait now, as {@link #waitingAcquisitions()}
+	 * would list them.
+	 * @return the number of waiting acquisitions
+	 */
+	default int waitingCount() {
+		return waitingAcquisitions().size();
+	}
+
+	/**
+	 * Add a listener told of every acquisition that contends for its lock, its outcome
+	 * and, once held, its release or loss: what metrics, observations and recorders
+	 * follow.
+	 * @param listener the listener, called as {@link LockEventListener} says
+	 * @implSpec The default ignores the listener: an implementation that reports no
+	 * events has none to tell.
+	 */
+	default void addEventListener(LockEventListener listener) {
+	}
+
+	/**
+	 * Add a listener told once of every held lock that becomes {@link LockState#LOST}.
+	 * @param listener the listener, called one loss after the other, never on a ZooKeeper
+	 * thread
+	 * @implSpec The default ignores the listener: an implementation whose locks cannot be
+	 * lost has none to tell.
+	 */
+	default void addLossListener(Consumer<HeldLock> listener) {
 	}
 
 	/**

@@ -44,6 +44,74 @@
  * </ul>
  * A <b>call</b> is one invocation of a locked method; the interceptor makes one
  * acquisition per call (see {@code io.github.distlock.interceptor}).
+ * <h2>The nouns</h2> One name per concept of the API; an old name stays, deprecated for
+ * removal, where users may have it:
+ * <table>
+ * <caption>The nouns of the API</caption>
+ * <tr>
+ * <th>Concept</th>
+ * <th>Name</th>
+ * <th>Deprecated</th>
+ * </tr>
+ * <tr>
+ * <td>lock: what a holder acquires</td>
+ * <td>{@link io.github.distlock.core.ClusterLock} (one path and kind),
+ * {@link io.github.distlock.core.MultiLock} (several, all or none); both
+ * {@link io.github.distlock.core.Acquirable}</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>handle: what the holder keeps of a granted acquisition, and closes</td>
+ * <td>{@link io.github.distlock.core.LockHandle} (of a {@code ClusterLock}),
+ * {@link io.github.distlock.core.MultiLockHandle} (of a {@code MultiLock});
+ * {@link io.github.distlock.core.Handle} is either</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>held lock: a read-only snapshot of a hold, for listings and loss listeners</td>
+ * <td>{@link io.github.distlock.core.HeldLock}; a waiter's is a
+ * {@link io.github.distlock.core.WaitingAcquisition}</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>kind: what a handle holds</td>
+ * <td>{@link io.github.distlock.core.LockKind}; its {@code isLock()} tells the four kinds
+ * of lock from {@code LEADER}</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>protocol: the queue a kind's nodes wait in (the kind of a queue node)</td>
+ * <td>{@link io.github.distlock.core.LockProtocol}</td>
+ * <td>{@code LockQueue.Kind}, {@code LockQueue.kind()}</td>
+ * </tr>
+ * <tr>
+ * <td>queue: a lock's nodes as ZooKeeper has them</td>
+ * <td>{@link io.github.distlock.core.LockQueue} of
+ * {@link io.github.distlock.core.LockParticipant}s</td>
+ * <td></td>
+ * </tr>
+ * </table>
+ * Why the names are what they are:
+ * <ul>
+ * <li>A handle has a type per shape because the shapes answer differently: one lock has a
+ * path, a kind and a fencing token, a set has one of each per lock. Both are a
+ * {@code Handle}, which is what code that takes either (and {@code Acquirable}) names.
+ * The word "handle" means nothing else, and "lock" nothing that cannot be acquired: the
+ * snapshot is a <em>held</em> lock, a value, never closed.</li>
+ * <li>A protocol is not a kind: the read and write sides of a read/write lock are two
+ * kinds (a handle holds one or the other) that wait in one queue. The queue's kind was a
+ * second enum nested in {@code LockQueue} that repeated three of the kinds' names; it is
+ * now {@code LockProtocol}, which {@link io.github.distlock.core.LockKind#protocol()}
+ * maps every kind to.</li>
+ * <li>{@code LockKind.LEADER} stays a kind: a leader's tenure is held through a
+ * {@code LockHandle} (a {@code @LeaderOnly} call finds it in its {@code LockContext},
+ * with the epoch as its fencing token, and loses it with its session, as a lock), so the
+ * kind of what a handle holds has to name it. What it is not is a lock that
+ * {@link io.github.distlock.core.Locks} hands out or that a holder acquires:
+ * {@code LockKind.isLock()} says so where it matters, and leadership has its own API
+ * ({@link io.github.distlock.core.Leadership}) and protocol
+ * ({@code LockProtocol.LEADER_LATCH}).</li>
+ * </ul>
  */
 @NullMarked
 package io.github.distlock.core;

@@ -59,12 +59,30 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	private final QueueInspector inspector;
 
 	/**
+	 * Start building locks on the given client.
+	 * @param client a started client; its namespace is the lock root
+	 * @return the builder
+	 */
+	public static CuratorLocksBuilder builder(CuratorFramework client) {
+		return new CuratorLocksBuilder(client);
+	}
+
+	static CuratorLocks create(CuratorFramework client, Duration defaultWaitTime, String applicationName,
+			ConnectionLossPolicy connectionLossPolicy, @Nullable Executor executor,
+			AccessDeniedAdvice accessDeniedAdvice) {
+		return new CuratorLocks(client, defaultWaitTime, applicationName, connectionLossPolicy, executor,
+				accessDeniedAdvice);
+	}
+
+	/**
 	 * Create locks on the given client.
 	 * @param client a started client; its namespace is the lock root
 	 * @param defaultWaitTime wait time for callers that do not give one
+	 * @deprecated use {@link #builder(CuratorFramework)}
 	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime) {
-		this(client, defaultWaitTime, "application");
+		this(client, defaultWaitTime, "application", ConnectionLossPolicy.SUSPENDED, null, AccessDeniedAdvice.DEFAULT);
 	}
 
 	/**
@@ -72,9 +90,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * @param client a started client; its namespace is the lock root
 	 * @param defaultWaitTime wait time for callers that do not give one
 	 * @param applicationName name written into lock nodes to tell who holds them
+	 * @deprecated use {@link #builder(CuratorFramework)}
 	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName) {
-		this(client, defaultWaitTime, applicationName, ConnectionLossPolicy.SUSPENDED);
+		this(client, defaultWaitTime, applicationName, ConnectionLossPolicy.SUSPENDED, null,
+				AccessDeniedAdvice.DEFAULT);
 	}
 
 	/**
@@ -83,10 +104,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * @param defaultWaitTime wait time for callers that do not give one
 	 * @param applicationName name written into lock nodes to tell who holds them
 	 * @param connectionLossPolicy when a held lock counts as lost
+	 * @deprecated use {@link #builder(CuratorFramework)}
 	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
 			ConnectionLossPolicy connectionLossPolicy) {
-		this(client, defaultWaitTime, applicationName, connectionLossPolicy, null);
+		this(client, defaultWaitTime, applicationName, connectionLossPolicy, null, AccessDeniedAdvice.DEFAULT);
 	}
 
 	/**
@@ -95,11 +118,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * @param defaultWaitTime wait time for callers that do not give one
 	 * @param applicationName name written into lock nodes to tell who holds them
 	 * @param connectionLossPolicy when a held lock counts as lost
-	 * @param executor where asynchronous acquisitions complete, and so where the code
-	 * chained to them runs; {@code null} for threads of distlock's own (created as
-	 * needed, so that chained code that blocks holds up no other completion; not the
-	 * common fork-join pool, which has a single worker on a two-core machine)
+	 * @param executor where asynchronous acquisitions complete; {@code null} for threads
+	 * of distlock's own
+	 * @deprecated use {@link #builder(CuratorFramework)} and
+	 * {@link CuratorLocksBuilder#completionExecutor(Executor)}
 	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
 			ConnectionLossPolicy connectionLossPolicy, @Nullable Executor executor) {
 		this(client, defaultWaitTime, applicationName, connectionLossPolicy, executor, AccessDeniedAdvice.DEFAULT);
@@ -111,15 +135,17 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	 * @param defaultWaitTime wait time for callers that do not give one
 	 * @param applicationName name written into lock nodes to tell who holds them
 	 * @param connectionLossPolicy when a held lock counts as lost
-	 * @param executor where asynchronous acquisitions complete, and so where the code
-	 * chained to them runs; {@code null} for threads of distlock's own
+	 * @param executor where asynchronous acquisitions complete; {@code null} for threads
+	 * of distlock's own
 	 * @param accessDeniedAdvice what the failure of an acquisition refused by ZooKeeper's
-	 * access control advises checking, such as the settings the client's credentials and
-	 * ACLs come from ({@link AccessDeniedAdvice#DEFAULT} names none)
+	 * access control advises checking
+	 * @deprecated use {@link #builder(CuratorFramework)}
 	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
 	public CuratorLocks(CuratorFramework client, Duration defaultWaitTime, String applicationName,
 			ConnectionLossPolicy connectionLossPolicy, @Nullable Executor executor,
 			AccessDeniedAdvice accessDeniedAdvice) {
+		// The one that builds: the builder and the other constructors call it.
 		this.client = client;
 		this.defaultWaitTime = defaultWaitTime;
 		this.connectionLossPolicy = connectionLossPolicy;
@@ -194,15 +220,12 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.threads::complete;
 	}
 
-	/** Number of locks held now, as {@link #heldLocks()} would list them. */
+	@Override
 	public int heldCount() {
 		return this.session.holds().size();
 	}
 
-	/**
-	 * Number of acquisitions waiting now, as {@link #waitingAcquisitions()} would list
-	 * them.
-	 */
+	@Override
 	public int waitingCount() {
 		return this.session.acquisitions().size();
 	}
@@ -217,20 +240,13 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		return this.client;
 	}
 
-	/**
-	 * Add a listener told once of every held lock that becomes lost.
-	 * @param listener the listener; called on distlock's event thread, one loss after the
-	 * other
-	 */
+	/** Loss listeners are called on distlock's event thread. */
+	@Override
 	public void addLossListener(Consumer<HeldLock> listener) {
 		this.session.addLossListener(listener);
 	}
 
-	/**
-	 * Add a listener told of every acquisition that contends for its lock, its outcome
-	 * and, once held, its release or loss (for metrics and tracing).
-	 * @param listener the listener, called as {@link LockEventListener} says
-	 */
+	@Override
 	public void addEventListener(LockEventListener listener) {
 		this.engine.addEventListener(listener);
 	}

@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockQueue;
 
 /**
@@ -36,18 +37,18 @@ final class QueueInspector {
 	List<LockQueue> inspect(LockPath path) throws Exception {
 		List<LockQueue> queues = new ArrayList<>(3);
 		String mutex = QueuePaths.of(LockKind.MUTEX, path);
-		add(queues, LockQueue.Kind.MUTEX, mutex, exclusiveQueue(mutex));
+		add(queues, LockProtocol.MUTEX, mutex, exclusiveQueue(mutex));
 		String readWrite = QueuePaths.of(LockKind.READ, path);
-		add(queues, LockQueue.Kind.READ_WRITE, readWrite, readWriteQueue(readWrite));
+		add(queues, LockProtocol.READ_WRITE, readWrite, readWriteQueue(readWrite));
 		String semaphore = QueuePaths.of(LockKind.SEMAPHORE, path);
-		add(queues, LockQueue.Kind.SEMAPHORE, semaphore, semaphoreQueue(semaphore));
+		add(queues, LockProtocol.SEMAPHORE, semaphore, semaphoreQueue(semaphore));
 		return queues;
 	}
 
-	private static void add(List<LockQueue> queues, LockQueue.Kind kind, String node,
+	private static void add(List<LockQueue> queues, LockProtocol protocol, String node,
 			List<LockParticipant> participants) {
 		if (!participants.isEmpty()) {
-			queues.add(new LockQueue(kind, node, participants));
+			queues.add(new LockQueue(protocol, node, participants));
 		}
 	}
 

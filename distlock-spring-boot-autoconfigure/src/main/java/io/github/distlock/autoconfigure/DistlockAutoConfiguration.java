@@ -127,9 +127,13 @@ public final class DistlockAutoConfiguration {
 			Environment environment, DistlockTaskThreads taskThreads) {
 		Duration waitTime = PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime());
 		String applicationName = environment.getProperty("spring.application.name", "application");
-		return new CuratorLocks(curatorFramework, waitTime, applicationName,
-				properties.getLock().getConnectionLossPolicy(), taskThreads.executor(),
-				new PropertiesAccessDeniedAdvice());
+		return CuratorLocks.builder(curatorFramework)
+			.defaultWaitTime(waitTime)
+			.applicationName(applicationName)
+			.connectionLossPolicy(properties.getLock().getConnectionLossPolicy())
+			.completionExecutor(taskThreads.executor())
+			.accessDeniedAdvice(new PropertiesAccessDeniedAdvice())
+			.build();
 	}
 
 }

@@ -23,6 +23,7 @@ import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGroup;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockQueue;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.ScheduledJob;
@@ -316,14 +317,14 @@ public class DistlockEndpoint {
 	 * The nodes of one kind of lock at a path.
 	 *
 	 * @param kind {@code mutex} (both kinds of mutex), {@code read_write} or
-	 * {@code semaphore} ({@link LockQueue.Kind#value()})
+	 * {@code semaphore} ({@link LockProtocol#value()})
 	 * @param node the lock's ZooKeeper node, relative to the namespace
 	 * @param nodes the holders and waiters, holders first, then in queue order
 	 */
 	public record QueueDescriptor(String kind, String node, List<NodeDescriptor> nodes) {
 
 		static QueueDescriptor of(LockQueue queue) {
-			return new QueueDescriptor(queue.kind().value(), queue.node(),
+			return new QueueDescriptor(queue.protocol().value(), queue.node(),
 					queue.participants().stream().map(NodeDescriptor::of).toList());
 		}
 

@@ -11,6 +11,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import io.github.distlock.core.ConnectionLossPolicy;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.curator.CuratorLocksBuilder;
 
 /**
  * How a test node is made: the settings of its client and of the {@link CuratorLocks} on
@@ -111,7 +112,7 @@ public record NodeOptions(String namespace, Duration sessionTimeout, Duration co
 
 	/** Create the locks of a node on its client; the caller closes them. */
 	public CuratorLocks createLocks(CuratorFramework client) {
-		return new CuratorLocks(client, this.defaultWaitTime, this.applicationName, this.connectionLossPolicy);
+		return builder(client).build();
 	}
 
 	/**
@@ -120,8 +121,14 @@ public record NodeOptions(String namespace, Duration sessionTimeout, Duration co
 	 * caller closes them.
 	 */
 	public CuratorLocks createLocks(CuratorFramework client, Executor executor) {
-		return new CuratorLocks(client, this.defaultWaitTime, this.applicationName, this.connectionLossPolicy,
-				executor);
+		return builder(client).completionExecutor(executor).build();
+	}
+
+	private CuratorLocksBuilder builder(CuratorFramework client) {
+		return CuratorLocks.builder(client)
+			.defaultWaitTime(this.defaultWaitTime)
+			.applicationName(this.applicationName)
+			.connectionLossPolicy(this.connectionLossPolicy);
 	}
 
 }

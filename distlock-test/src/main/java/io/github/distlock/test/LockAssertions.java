@@ -1,5 +1,8 @@
 package io.github.distlock.test;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.NoLockHeldException;
 
@@ -26,10 +29,17 @@ import io.github.distlock.core.NoLockHeldException;
  * switch it off after the test. While it is on, {@code assertHeld()} passes where no lock
  * is held at all; a lock that is held but was lost still fails it, and
  * {@link LockContext#fencingToken()} still throws {@link NoLockHeldException} outside a
- * lock. Only this class can switch the mode, and it lives in {@code distlock-test}, which
- * an application has in test scope: production code cannot switch it.
+ * lock. {@code LockContext} learns of the mode through the kit's
+ * {@link io.github.distlock.core.spi.NoLockHeldPolicy} ({@link LockAssertionsPolicy}),
+ * registered in {@code META-INF/services} of {@code distlock-test}, which an application
+ * has in test scope: production code has no switch to flip. A switch is logged as a
+ * warning.
  */
 public final class LockAssertions {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockAssertions.class);
+
+	private static volatile boolean assertHeldPasses;
 
 	private LockAssertions() {
 	}
@@ -43,9 +53,20 @@ public final class LockAssertions {
 		set(pass);
 	}
 
-	/** The one caller of the hook: core lets no other class switch the mode. */
-	private static void set(boolean pass) {
-		LockContext.TestHook.assertHeldPasses(pass);
+	/**
+	 * Whether the test mode is on.
+	 * @return whether {@code assertHeld()} passes outside every lock
+	 */
+	public static boolean isAssertHeldPassing() {
+		return assertHeldPasses;
+	}
+
+	private static synchronized void set(boolean pass) {
+		if (pass != assertHeldPasses) {
+			logger.warn(pass ? "LockContext.assertHeld() now passes outside every lock (test mode of distlock-test)"
+					: "LockContext.assertHeld() fails outside every lock again");
+		}
+		assertHeldPasses = pass;
 	}
 
 	/**
@@ -54,7 +75,7 @@ public final class LockAssertions {
 	 * @return the mode, to close
 	 */
 	public static Mode assertHeldPasses() {
-		boolean before = LockContext.TestHook.isAssertHeldPassing();
+		boolean before = assertHeldPasses;
 		set(true);
 		return new Mode(before);
 	}

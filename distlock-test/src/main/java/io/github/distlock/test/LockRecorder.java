@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.distlock.core.LockEventListener;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
-import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.core.Locks;
 
 /**
  * The lock history of a test: every acquisition a node made that contended for its lock
@@ -26,7 +26,7 @@ import io.github.distlock.curator.CuratorLocks;
  * ({@code node.getBean(LockRecorder.class)} or {@link DistlockNode#getRecorder()}), and
  * {@link DistlockNodes#getRecorder()} merges those of the nodes started together. A
  * {@link TestZooKeeper#newNode() bare node} has one of its own. Elsewhere,
- * {@link #recording(CuratorLocks)} attaches one to a {@link CuratorLocks}.
+ * {@link #recording(Locks)} attaches one to the {@link Locks} of a node.
  * <p>
  * Waiting on it is event-driven: {@link #awaitWaiting(String)} returns as soon as an
  * acquisition of the lock waits.
@@ -76,7 +76,7 @@ public final class LockRecorder implements LockEventListener {
 	 * @param locks the locks of a node
 	 * @return the recorder
 	 */
-	public static LockRecorder recording(CuratorLocks locks) {
+	public static LockRecorder recording(Locks locks) {
 		LockRecorder recorder = new LockRecorder();
 		locks.addEventListener(recorder);
 		return recorder;

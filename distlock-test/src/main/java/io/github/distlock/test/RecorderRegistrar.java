@@ -5,11 +5,11 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.core.Locks;
 
 /**
- * Lets a node's {@link LockRecorder} follow the locks of the node's {@link CuratorLocks},
- * and makes the recorder a bean of the node.
+ * Lets a node's {@link LockRecorder} follow the locks of the node's {@link Locks}, and
+ * makes the recorder a bean of the node.
  */
 record RecorderRegistrar(LockRecorder recorder) implements BeanPostProcessor {
 
@@ -30,7 +30,7 @@ record RecorderRegistrar(LockRecorder recorder) implements BeanPostProcessor {
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
-		if (bean instanceof CuratorLocks locks) {
+		if (bean instanceof Locks locks) {
 			locks.addEventListener(this.recorder);
 		}
 		return bean;

@@ -230,7 +230,10 @@ public final class TestZooKeeper implements AutoCloseable {
 			.retryPolicy(new ExponentialBackoffRetry(50, 3, 500))
 			.build();
 		client.start();
-		CuratorLocks locks = new CuratorLocks(client, Duration.ofSeconds(5), "test");
+		CuratorLocks locks = CuratorLocks.builder(client)
+			.defaultWaitTime(Duration.ofSeconds(5))
+			.applicationName("test")
+			.build();
 		LockRecorder recorder = new LockRecorder(name, null);
 		locks.addEventListener(recorder);
 		DistlockNode node = new DistlockNode(name, relay, client, locks, recorder);

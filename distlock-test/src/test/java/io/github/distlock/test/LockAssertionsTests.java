@@ -1,6 +1,10 @@
 package io.github.distlock.test;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.ServiceLoader;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,6 +15,7 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockLostException;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.NoLockHeldException;
+import io.github.distlock.core.spi.NoLockHeldPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -58,10 +63,14 @@ class LockAssertionsTests {
 
 	@Test
 	void onlyTheKitSwitchesTheTestMode() {
-		assertThatExceptionOfType(IllegalStateException.class)
-			.isThrownBy(() -> LockContext.TestHook.assertHeldPasses(true))
-			.withMessageContaining("not by " + LockAssertionsTests.class.getName());
-		assertThat(LockContext.TestHook.isAssertHeldPassing()).isFalse();
+		assertThat(ServiceLoader.load(NoLockHeldPolicy.class).stream().map(ServiceLoader.Provider::type))
+			.containsExactly(LockAssertionsPolicy.class);
+		assertThat(LockContext.class.getClasses()).isEmpty();
+		assertThat(Arrays.stream(LockContext.class.getMethods())
+			.filter((method) -> Modifier.isStatic(method.getModifiers()))
+			.map(Method::getName)).containsOnly("current", "of");
+		assertThat(LockAssertions.isAssertHeldPassing()).isFalse();
+		assertThat(new LockAssertionsPolicy().assertHeldPasses()).isFalse();
 	}
 
 	@Test

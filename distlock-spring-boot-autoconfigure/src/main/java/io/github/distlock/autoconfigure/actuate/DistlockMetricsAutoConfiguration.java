@@ -21,7 +21,7 @@ import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.autoconfigure.leadership.DistlockLeadershipAutoConfiguration;
 import io.github.distlock.autoconfigure.scheduling.DistlockSchedulingAutoConfiguration;
 import io.github.distlock.core.Leadership;
-import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.core.Locks;
 import io.github.distlock.curator.CuratorScheduledJobs;
 
 /**
@@ -34,12 +34,12 @@ import io.github.distlock.curator.CuratorScheduledJobs;
 		DistlockSchedulingAutoConfiguration.class, MetricsAutoConfiguration.class,
 		CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class })
 @ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class, CuratorFramework.class })
-@ConditionalOnBean({ MeterRegistry.class, CuratorLocks.class })
+@ConditionalOnBean({ MeterRegistry.class, Locks.class })
 public final class DistlockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockMetrics distlockLockMetrics(MeterRegistry meterRegistry, CuratorLocks locks) {
+	LockMetrics distlockLockMetrics(MeterRegistry meterRegistry, Locks locks) {
 		LockMetrics metrics = new LockMetrics(meterRegistry);
 		locks.addEventListener(metrics);
 		return metrics;

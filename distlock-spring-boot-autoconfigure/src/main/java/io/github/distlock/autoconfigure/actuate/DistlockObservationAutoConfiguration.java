@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.LockObservations;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
-import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.core.Locks;
 
 /**
  * {@link AutoConfiguration Auto-configuration} of the {@code distlock.lock} observation
@@ -21,12 +21,12 @@ import io.github.distlock.curator.CuratorLocks;
  */
 @AutoConfiguration(after = { DistlockAutoConfiguration.class, ObservationAutoConfiguration.class })
 @ConditionalOnClass({ ObservationRegistry.class, ObservationAutoConfiguration.class, CuratorFramework.class })
-@ConditionalOnBean({ ObservationRegistry.class, CuratorLocks.class })
+@ConditionalOnBean({ ObservationRegistry.class, Locks.class })
 public final class DistlockObservationAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockObservations distlockLockObservations(ObservationRegistry observationRegistry, CuratorLocks locks) {
+	LockObservations distlockLockObservations(ObservationRegistry observationRegistry, Locks locks) {
 		LockObservations observations = new LockObservations(observationRegistry);
 		locks.addEventListener(observations);
 		return observations;

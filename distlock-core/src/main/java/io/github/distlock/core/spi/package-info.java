@@ -1,0 +1,9 @@
+/**
+ * Service-provider interfaces of the programmatic API: what other modules plug into
+ * {@code io.github.distlock.core} through {@link java.util.ServiceLoader}, never what an
+ * application calls.
+ */
+@NullMarked
+package io.github.distlock.core.spi;
+
+import org.jspecify.annotations.NullMarked;
