@@ -125,7 +125,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.connectionLossPolicy = connectionLossPolicy;
 		this.threads = new EngineThreads(executor);
 		this.session = new SessionWatch(client, connectionLossPolicy, this.threads);
-		LoneQueues loneQueues = new LoneQueues(client, this.session, this.threads);
+		LoneQueues loneQueues = new LoneQueues(this.session, this.threads);
 		this.session.onDeleted(loneQueues::deleted);
 		this.engine = new Parts(client, new HolderIdentity(applicationName), this.threads, this.session,
 				new LocalQueues(), loneQueues, accessDeniedAdvice);

@@ -1,6 +1,5 @@
 package io.github.distlock.curator;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -57,13 +56,9 @@ final class NodeCreation {
 
 	}
 
-	// Parents carry no data, as Curator's own parent nodes (not the client's
-	// default data).
-	private static final byte[] NO_DATA = new byte[0];
-
 	private final Engine engine;
 
-	private final CuratorFramework client;
+	private final Requests requests;
 
 	private final Object monitor;
 
@@ -81,7 +76,7 @@ final class NodeCreation {
 
 	NodeCreation(Engine engine, Object monitor, String queuePath, byte[] data, Creator creator) {
 		this.engine = engine;
-		this.client = engine.client();
+		this.requests = engine.session().requests();
 		this.monitor = monitor;
 		this.queuePath = queuePath;
 		this.data = data;
@@ -89,11 +84,8 @@ final class NodeCreation {
 	}
 
 	/**
-	 * Send our node's create, after the creates of the queue's parents if asked. The
-	 * parents are created (as containers, as Curator's recipes create them) only after a
-	 * create found them missing, in the same round trip: Curator's own
-	 * creatingParentContainersIfNeeded makes them one synchronous request after the other
-	 * on its background thread, which a burst of new keys queues behind.
+	 * Send our node's create, after the creates of the queue's parents if asked (only
+	 * after a create found them missing).
 	 * @param generation the generation of the node
 	 * @param name the node's name in the queue, before Curator's protection prefix
 	 * @param mode the node's mode
@@ -104,13 +96,10 @@ final class NodeCreation {
 		this.answerLost = false;
 		try {
 			if (parentsFirst) {
-				createParents(generation);
+				this.requests.createParents(this.queuePath, (refused) -> parentRefused(generation, refused));
 			}
-			this.client.create()
-				.withProtection()
-				.withMode(mode)
-				.inBackground((client, event) -> created(generation, event))
-				.forPath(ZKPaths.makePath(this.queuePath, name), this.data);
+			this.requests.create(ZKPaths.makePath(this.queuePath, name), this.data, mode,
+					(event) -> created(generation, event));
 			return true;
 		}
 		catch (Exception ex) {
@@ -138,7 +127,7 @@ final class NodeCreation {
 			if (!this.creator.creating(generation)) {
 				// An older node, or the position was given up: nobody will hold it.
 				if (code == KeeperException.Code.OK) {
-					this.engine.session().deleteInBackground(event.getName());
+					this.requests.deleteInBackground(event.getName());
 				}
 				return;
 			}
@@ -157,55 +146,19 @@ final class NodeCreation {
 		}
 	}
 
-	private void createParents(int generation) throws Exception {
-		// The client's namespace node is a container too (Curator makes it one, once per
-		// client): when ZooKeeper has reaped it, nothing but us makes it again.
-		String namespace = this.client.getNamespace();
-		if (namespace != null && !namespace.isEmpty()) {
-			CuratorFramework root = this.client.usingNamespace(null);
-			String node = "";
-			for (String segment : ZKPaths.split(ZKPaths.makePath("/", namespace))) {
-				node = node + "/" + segment;
-				root.create()
-					.withMode(CreateMode.CONTAINER)
-					.inBackground((client, event) -> parentCreated(generation, event, true))
-					.forPath(node, NO_DATA);
-			}
-		}
-		String parent = "";
-		for (String segment : ZKPaths.split(this.queuePath)) {
-			parent = parent + "/" + segment;
-			this.client.create()
-				.withMode(CreateMode.CONTAINER)
-				.inBackground((client, event) -> parentCreated(generation, event, false))
-				.forPath(parent, NO_DATA);
-		}
-	}
-
-	/**
-	 * A parent's create was answered: NODEEXISTS is the usual answer, and connection
-	 * problems show in our own create. A refusal (no access, a bad ACL) is told with
-	 * ZooKeeper's answer: creating the node again would be refused again.
-	 */
-	private void parentCreated(int generation, CuratorEvent event, boolean fullPath) {
-		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-		if (code != KeeperException.Code.NOAUTH && code != KeeperException.Code.INVALIDACL
-				&& code != KeeperException.Code.AUTHFAILED) {
-			return;
-		}
+	/** A parent's create was refused (no access, a bad ACL). */
+	private void parentRefused(int generation, KeeperException refused) {
 		synchronized (this.monitor) {
-			if (!this.creator.creating(generation)) {
-				return;
+			if (this.creator.creating(generation)) {
+				this.creator.failed(refused);
 			}
-			String path = fullPath ? event.getPath() : this.engine.session().namespaced(event.getPath());
-			this.creator.failed(KeeperException.create(code, path));
 		}
 	}
 
 	/** Read the stat of our node, found by Curator's protected-mode recovery. */
 	void confirm(int generation, String path) {
 		try {
-			this.client.checkExists().inBackground((client, event) -> {
+			this.requests.stat(path, null, (event) -> {
 				synchronized (this.monitor) {
 					if (!this.creator.confirming(generation)) {
 						return;
@@ -222,7 +175,7 @@ final class NodeCreation {
 						this.creator.problem(code, path);
 					}
 				}
-			}).forPath(path);
+			});
 		}
 		catch (Exception ex) {
 			this.creator.failed(ex);

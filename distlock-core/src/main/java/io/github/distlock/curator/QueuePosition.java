@@ -194,7 +194,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			// Without a node: nothing created, or a create still to be answered (which
 			// deletes it), or one that failed (Curator cleans up after it).
 			if (this.node != null) {
-				this.engine.session().deleteInBackground(this.node);
+				this.engine.session().requests().deleteInBackground(this.node);
 			}
 		}
 	}
@@ -305,7 +305,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 	 */
 	private void vanishedNode() {
 		if (this.node != null) {
-			this.engine.session().deleteInBackground(this.node);
+			this.engine.session().requests().deleteInBackground(this.node);
 		}
 		if (this.downgrade != null) {
 			failed(this.downgrade.lostWithSession());
@@ -342,7 +342,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 		this.state = PositionState.ABANDONED;
 		this.reading.forgetWatches();
 		if (this.node != null) {
-			this.engine.session().deleteInBackground(this.node);
+			this.engine.session().requests().deleteInBackground(this.node);
 		}
 		this.owner.failed(this, ex);
 	}

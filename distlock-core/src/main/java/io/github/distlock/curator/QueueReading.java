@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
@@ -57,7 +56,7 @@ final class QueueReading {
 
 	private final Engine engine;
 
-	private final CuratorFramework client;
+	private final Requests requests;
 
 	private final Object monitor;
 
@@ -78,7 +77,7 @@ final class QueueReading {
 
 	QueueReading(Engine engine, Object monitor, String queuePath, QueueDriver driver, Reader reader) {
 		this.engine = engine;
-		this.client = engine.client();
+		this.requests = engine.session().requests();
 		this.monitor = monitor;
 		this.queuePath = queuePath;
 		this.driver = driver;
@@ -93,18 +92,12 @@ final class QueueReading {
 	/** Read the queue's children, watching the queue if the driver watches it. */
 	void read(int generation) {
 		try {
+			Watcher watcher = null;
 			if (this.driver.watchesQueue()) {
 				this.watched.put(this.queuePath, Watcher.WatcherType.Children);
-				this.client.getChildren()
-					.usingWatcher(this.watch)
-					.inBackground((client, event) -> children(generation, event))
-					.forPath(this.queuePath);
+				watcher = this.watch;
 			}
-			else {
-				this.client.getChildren()
-					.inBackground((client, event) -> children(generation, event))
-					.forPath(this.queuePath);
-			}
+			this.requests.children(this.queuePath, watcher, (event) -> children(generation, event));
 		}
 		catch (Exception ex) {
 			this.reader.failed(ex);
@@ -129,10 +122,10 @@ final class QueueReading {
 				this.reader.problem(code, this.queuePath);
 				return;
 			}
-			ForeignNodes.check(this.client.getNamespace(), this.queuePath, children, this.driver);
+			ForeignNodes.check(this.engine.client().getNamespace(), this.queuePath, children, this.driver);
 			// Completes what a decision lacks (the creation order of nodes at the ceiling
 			// of sequence numbers): at once, or from the answers of its reads.
-			this.order.complete(this.client, this.queuePath, children, this.driver.orderedNames(),
+			this.order.complete(this.requests, this.queuePath, children, this.driver.orderedNames(),
 					(orderCode, present) -> ordered(generation, orderCode, present));
 		}
 	}
@@ -155,7 +148,7 @@ final class QueueReading {
 		String path = ZKPaths.makePath(this.queuePath, name);
 		this.watched.put(path, Watcher.WatcherType.Data);
 		try {
-			this.client.getData().usingWatcher(this.watch).inBackground((client, event) -> {
+			this.requests.data(path, this.watch, (event) -> {
 				synchronized (this.monitor) {
 					if (!this.reader.queued(generation)) {
 						return;
@@ -170,7 +163,7 @@ final class QueueReading {
 						this.reader.problem(code, path);
 					}
 				}
-			}).forPath(path);
+			});
 		}
 		catch (Exception ex) {
 			this.reader.failed(ex);
@@ -199,7 +192,7 @@ final class QueueReading {
 	 */
 	void forgetWatches() {
 		this.watch.detach();
-		this.watched.forEach((path, type) -> this.engine.session().removeWatch(this.watch, path, type));
+		this.watched.forEach((path, type) -> this.requests.removeWatch(this.watch, path, type));
 		this.watched.clear();
 	}
 

@@ -50,8 +50,9 @@
  * number may prove it alone, and the watches on their parents that the proof needs, seen
  * as {@link io.github.distlock.curator.LoneGrants}),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, what
- * follows it, and its {@link io.github.distlock.curator.Requests}: releases and deletes
- * that must reach ZooKeeper; the parts see it as the narrow
+ * follows it, and its {@link io.github.distlock.curator.Requests}: every request the
+ * engine sends in the background (creates, reads, watches, deletes), and the releases and
+ * deletes that must reach ZooKeeper; the parts see it as the narrow
  * {@link io.github.distlock.curator.Session}, and it sees them as
  * {@link io.github.distlock.curator.Session.Held} and
  * {@link io.github.distlock.curator.Session.Waiting}, so it depends on no hold or
