@@ -60,6 +60,29 @@ final class Requests {
 		this.deleted = deleted;
 	}
 
+	/** A request to send at once, which Curator may fail to send. */
+	interface Request {
+
+		void send() throws Exception;
+
+	}
+
+	/**
+	 * Send a request at once.
+	 * @param unsent told if Curator cannot send it
+	 * @return whether it was sent
+	 */
+	boolean trySend(Request request, Consumer<Exception> unsent) {
+		try {
+			request.send();
+			return true;
+		}
+		catch (Exception ex) {
+			unsent.accept(ex);
+			return false;
+		}
+	}
+
 	/**
 	 * Create a node, protected as Curator's recipes create theirs: its name carries a new
 	 * UUID, by which Curator finds it again when the answer was lost with the connection.
