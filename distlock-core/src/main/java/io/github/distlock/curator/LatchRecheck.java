@@ -46,7 +46,7 @@ final class LatchRecheck {
 	 */
 	void recheck(LockNode node) {
 		try {
-			this.engine.session().requests().children(this.queuePath, null, (event) -> {
+			this.engine.requests().children(this.queuePath, null, (event) -> {
 				synchronized (this.monitor) {
 					if (!this.outcome.follows(node)) {
 						return;
@@ -59,8 +59,7 @@ final class LatchRecheck {
 					List<String> children = (code == KeeperException.Code.OK) ? event.getChildren() : List.of();
 					CreationOrder order = new CreationOrder();
 					order.know(nodeName(node), node.czxid());
-					order.complete(this.engine.session().requests(), this.queuePath, children,
-							QueueDriver.LATCH.orderedNames(),
+					order.complete(this.engine.requests(), this.queuePath, children, QueueDriver.LATCH.orderedNames(),
 							(orderCode, present) -> rechecked(node, order, orderCode, present));
 				}
 			});

@@ -58,6 +58,8 @@ final class LoneQueues implements LoneGrants {
 
 	private final Session session;
 
+	private final Requests requests;
+
 	private final Threads threads;
 
 	// IDLE, or another time set by a test that must not depend on how fast it runs.
@@ -72,8 +74,9 @@ final class LoneQueues implements LoneGrants {
 
 	private Timer.@Nullable Scheduled sweep;
 
-	LoneQueues(Session session, Threads threads) {
+	LoneQueues(Session session, Requests requests, Threads threads) {
 		this.session = session;
+		this.requests = requests;
 		this.threads = threads;
 	}
 
@@ -145,7 +148,7 @@ final class LoneQueues implements LoneGrants {
 			queue.forget();
 		}
 		try {
-			this.session.requests().stat(queuePath, watch, (event) -> answered(queue, watch, instance, event));
+			this.requests.stat(queuePath, watch, (event) -> answered(queue, watch, instance, event));
 		}
 		catch (Exception ex) {
 			synchronized (this) {
@@ -320,7 +323,7 @@ final class LoneQueues implements LoneGrants {
 				Watcher watch = queue.watch;
 				queue.watch = null;
 				String path = queue.path;
-				this.session.requests().send(() -> removeWatch(path, watch));
+				this.requests.send(() -> removeWatch(path, watch));
 			}
 		}
 	}
@@ -343,7 +346,7 @@ final class LoneQueues implements LoneGrants {
 	 * client on the parent is told it was removed, which undoes what it proved.
 	 */
 	private void removeWatch(String path, Watcher watch) {
-		this.session.requests().removeAllWatches(watch, path, Watcher.WatcherType.Data);
+		this.requests.removeAllWatches(watch, path, Watcher.WatcherType.Data);
 	}
 
 	/** The one-shot data watch on one queue's parent. */

@@ -245,8 +245,8 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		}
 		this.node = null;
 		if (!PlantedDefects.lostKeepsOldNode) {
-			this.engine.session().requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
-			this.engine.session().requests().deleteInBackground(node.path());
+			this.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+			this.engine.requests().deleteInBackground(node.path());
 		}
 	}
 
@@ -280,7 +280,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 	@Override
 	public void granted(QueuePosition position, LockNode node) {
 		if (position != this.position) {
-			this.engine.session().requests().deleteInBackground(node.path());
+			this.engine.requests().deleteInBackground(node.path());
 			return;
 		}
 		this.position = null;
@@ -368,7 +368,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 
 	private void watchNode(LockNode node) {
 		try {
-			this.engine.session().requests().data(node.path(), this.nodeWatch, (event) -> {
+			this.engine.requests().data(node.path(), this.nodeWatch, (event) -> {
 				if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
 					nodeGone(node);
 				}
@@ -421,9 +421,9 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		if (node == null) {
 			return CompletableFuture.completedFuture(null);
 		}
-		this.engine.session().requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+		this.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
 		CompletableFuture<Void> deleted = new CompletableFuture<>();
-		this.engine.session().requests().delete(node.path(), (event) -> {
+		this.engine.requests().delete(node.path(), (event) -> {
 			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
 			if (code == KeeperException.Code.OK || code == KeeperException.Code.NONODE
 					|| code == KeeperException.Code.SESSIONEXPIRED) {

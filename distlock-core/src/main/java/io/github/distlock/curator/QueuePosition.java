@@ -80,7 +80,7 @@ final class QueuePosition {
 	QueuePosition(Engine engine, Owner owner, String queuePath, QueueDriver driver, byte[] data,
 			@Nullable Downgrade downgrade, LoneCheck lone) {
 		this.engine = engine;
-		this.requests = engine.session().requests();
+		this.requests = engine.requests();
 		this.owner = owner;
 		this.queuePath = queuePath;
 		this.driver = driver;

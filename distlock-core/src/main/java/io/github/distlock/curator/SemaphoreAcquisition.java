@@ -77,7 +77,7 @@ final class SemaphoreAcquisition extends Acquisition {
 	SemaphoreAcquisition(Engine engine, LockPath path, String semaphorePath, int permits, String holder,
 			Duration waitTime) {
 		super(engine, LockKind.SEMAPHORE, path, holder, waitTime, ZKPaths.makePath(semaphorePath, GUARD));
-		this.requests = engine.session().requests();
+		this.requests = engine.requests();
 		this.semaphorePath = semaphorePath;
 		this.leasesPath = ZKPaths.makePath(semaphorePath, LEASES);
 		this.permits = permits;
@@ -216,7 +216,7 @@ final class SemaphoreAcquisition extends Acquisition {
 		if (guardNode == null || guardNode.clientInstance() != node.clientInstance()) {
 			// The lease was made in another session than the guard's: it does not count,
 			// and its node, granted to nobody, is deleted.
-			engine().session().requests().deleteInBackground(node.path());
+			this.requests.deleteInBackground(node.path());
 			startOver();
 			return;
 		}
@@ -244,7 +244,7 @@ final class SemaphoreAcquisition extends Acquisition {
 		LockNode node = this.guardNode;
 		if (node != null) {
 			this.guardNode = null;
-			engine().session().requests().deleteInBackground(node.path());
+			this.requests.deleteInBackground(node.path());
 		}
 	}
 
@@ -377,9 +377,7 @@ final class SemaphoreAcquisition extends Acquisition {
 		this.capacityWatch.detach();
 		if (this.capacityWatched) {
 			this.capacityWatched = false;
-			engine().session()
-				.requests()
-				.removeWatch(this.capacityWatch, this.leasesPath, Watcher.WatcherType.Children);
+			this.requests.removeWatch(this.capacityWatch, this.leasesPath, Watcher.WatcherType.Children);
 		}
 	}
 

@@ -105,9 +105,6 @@ interface Session {
 	/** Release a hold: send the delete of its node, and complete its confirmation. */
 	void release(Held hold);
 
-	/** Every other request the engine sends: creates, reads, watches and deletes. */
-	Requests requests();
-
 	/** A granted node, as its session follows it. */
 	interface Held extends SessionBound {
 

@@ -390,8 +390,8 @@ final class SessionWatch implements Session {
 		return this.requests.unconfirmedReleases();
 	}
 
-	@Override
-	public Requests requests() {
+	/** Every other request the engine sends: creates, reads, watches and deletes. */
+	Requests requests() {
 		return this.requests;
 	}
 
