@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 
@@ -42,13 +41,13 @@ final class CreationOrder {
 	 * nothing), or with the first failure other than a node gone. Calls it at once,
 	 * without a read, when nothing is lacking (the usual case). Forgets the nodes that
 	 * left the queue.
-	 * @param client the client
+	 * @param requests the requests of the session
 	 * @param queuePath the queue's node
 	 * @param children the queue's children, as read
 	 * @param lockNames the names of the queue's nodes
 	 * @param then called once, on the caller's thread or on Curator's event thread
 	 */
-	void complete(CuratorFramework client, String queuePath, List<String> children, String[] lockNames,
+	void complete(Requests requests, String queuePath, List<String> children, String[] lockNames,
 			BiConsumer<KeeperException.Code, List<String>> then) {
 		this.czxids.keySet().retainAll(children);
 		List<String> missing = new ArrayList<>();
@@ -66,7 +65,7 @@ final class CreationOrder {
 		List<String> gone = new java.util.concurrent.CopyOnWriteArrayList<>();
 		for (String name : missing) {
 			try {
-				client.checkExists().inBackground((c, event) -> {
+				requests.stat(ZKPaths.makePath(queuePath, name), null, (event) -> {
 					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
 					if (code == KeeperException.Code.OK && event.getStat() != null) {
 						this.czxids.put(name, event.getStat().getCzxid());
@@ -88,7 +87,7 @@ final class CreationOrder {
 							then.accept(KeeperException.Code.OK, present);
 						}
 					}
-				}).forPath(ZKPaths.makePath(queuePath, name));
+				});
 			}
 			catch (Exception ex) {
 				failure.compareAndSet(null, KeeperException.Code.SYSTEMERROR);

@@ -151,7 +151,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		this.connectionLossPolicy = connectionLossPolicy;
 		this.threads = new EngineThreads(executor);
 		this.session = new SessionWatch(client, connectionLossPolicy, this.threads);
-		LoneQueues loneQueues = new LoneQueues(client, this.session, this.threads);
+		LoneQueues loneQueues = new LoneQueues(this.session, this.session.requests(), this.threads);
 		this.session.onDeleted(loneQueues::deleted);
 		this.engine = new Parts(client, new HolderIdentity(applicationName), this.threads, this.session,
 				new LocalQueues(), loneQueues, accessDeniedAdvice);
@@ -345,6 +345,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 		private final Session session;
 
+		private final Requests requests;
+
 		private final LocalQueues localQueues;
 
 		private final LoneQueues loneQueues;
@@ -361,6 +363,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 			this.identity = identity;
 			this.threads = threads;
 			this.session = session;
+			this.requests = session.requests();
 			this.localQueues = localQueues;
 			this.loneQueues = loneQueues;
 			this.accessDeniedAdvice = accessDeniedAdvice;
@@ -384,6 +387,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		@Override
 		public Session session() {
 			return this.session;
+		}
+
+		@Override
+		public Requests requests() {
+			return this.requests;
 		}
 
 		@Override

@@ -30,6 +30,12 @@ interface Engine {
 	/** The session, and the holds and acquisitions that follow it. */
 	Session session();
 
+	/**
+	 * Every request sent in the background, through the session's requests: creates,
+	 * reads, watches and deletes.
+	 */
+	Requests requests();
+
 	/** This client's queues of exclusive locks. */
 	LocalTurns localQueues();
 

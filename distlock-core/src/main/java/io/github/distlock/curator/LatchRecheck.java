@@ -46,7 +46,7 @@ final class LatchRecheck {
 	 */
 	void recheck(LockNode node) {
 		try {
-			this.engine.client().getChildren().inBackground((client, event) -> {
+			this.engine.requests().children(this.queuePath, null, (event) -> {
 				synchronized (this.monitor) {
 					if (!this.outcome.follows(node)) {
 						return;
@@ -59,10 +59,10 @@ final class LatchRecheck {
 					List<String> children = (code == KeeperException.Code.OK) ? event.getChildren() : List.of();
 					CreationOrder order = new CreationOrder();
 					order.know(nodeName(node), node.czxid());
-					order.complete(this.engine.client(), this.queuePath, children, QueueDriver.LATCH.orderedNames(),
+					order.complete(this.engine.requests(), this.queuePath, children, QueueDriver.LATCH.orderedNames(),
 							(orderCode, present) -> rechecked(node, order, orderCode, present));
 				}
-			}).forPath(this.queuePath);
+			});
 		}
 		catch (Exception ex) {
 			logger.debug("Could not read the queue of group '{}': {}", this.group, ex.toString());

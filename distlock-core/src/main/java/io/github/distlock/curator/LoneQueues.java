@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
@@ -57,9 +56,9 @@ final class LoneQueues implements LoneGrants {
 
 	private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
 
-	private final CuratorFramework client;
-
 	private final Session session;
+
+	private final Requests requests;
 
 	private final Threads threads;
 
@@ -75,9 +74,9 @@ final class LoneQueues implements LoneGrants {
 
 	private Timer.@Nullable Scheduled sweep;
 
-	LoneQueues(CuratorFramework client, Session session, Threads threads) {
-		this.client = client;
+	LoneQueues(Session session, Requests requests, Threads threads) {
 		this.session = session;
+		this.requests = requests;
 		this.threads = threads;
 	}
 
@@ -149,10 +148,7 @@ final class LoneQueues implements LoneGrants {
 			queue.forget();
 		}
 		try {
-			this.client.checkExists()
-				.usingWatcher(watch)
-				.inBackground((client, event) -> answered(queue, watch, instance, event))
-				.forPath(queuePath);
+			this.requests.stat(queuePath, watch, (event) -> answered(queue, watch, instance, event));
 		}
 		catch (Exception ex) {
 			synchronized (this) {
@@ -334,7 +330,7 @@ final class LoneQueues implements LoneGrants {
 				Watcher watch = queue.watch;
 				queue.watch = null;
 				String path = queue.path;
-				this.session.send(() -> removeWatch(path, watch));
+				this.requests.send(() -> removeWatch(path, watch));
 			}
 		}
 	}
@@ -357,7 +353,7 @@ final class LoneQueues implements LoneGrants {
 	 * client on the parent is told it was removed, which undoes what it proved.
 	 */
 	private void removeWatch(String path, Watcher watch) {
-		this.session.removeAllWatches(watch, path, Watcher.WatcherType.Data);
+		this.requests.removeAllWatches(watch, path, Watcher.WatcherType.Data);
 	}
 
 	/** The one-shot data watch on one queue's parent. */

@@ -245,8 +245,8 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		}
 		this.node = null;
 		if (!PlantedDefects.lostKeepsOldNode) {
-			this.engine.session().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
-			this.engine.session().deleteInBackground(node.path());
+			this.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+			this.engine.requests().deleteInBackground(node.path());
 		}
 	}
 
@@ -280,7 +280,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 	@Override
 	public void granted(QueuePosition position, LockNode node) {
 		if (position != this.position) {
-			this.engine.session().deleteInBackground(node.path());
+			this.engine.requests().deleteInBackground(node.path());
 			return;
 		}
 		this.position = null;
@@ -368,11 +368,11 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 
 	private void watchNode(LockNode node) {
 		try {
-			this.engine.client().getData().usingWatcher(this.nodeWatch).inBackground((client, event) -> {
+			this.engine.requests().data(node.path(), this.nodeWatch, (event) -> {
 				if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
 					nodeGone(node);
 				}
-			}).forPath(node.path());
+			});
 		}
 		catch (Exception ex) {
 			logger.debug("Could not watch the latch node of group '{}': {}", this.group, ex.toString());
@@ -421,25 +421,18 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		if (node == null) {
 			return CompletableFuture.completedFuture(null);
 		}
-		this.engine.session().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+		this.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
 		CompletableFuture<Void> deleted = new CompletableFuture<>();
-		this.engine.session().send(() -> {
-			try {
-				this.engine.client().delete().guaranteed().inBackground((client, event) -> {
-					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-					if (code == KeeperException.Code.OK || code == KeeperException.Code.NONODE
-							|| code == KeeperException.Code.SESSIONEXPIRED) {
-						deleted.complete(null);
-					}
-					else {
-						deleted.completeExceptionally(KeeperException.create(code, node.path()));
-					}
-				}).forPath(node.path());
+		this.engine.requests().delete(node.path(), (event) -> {
+			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+			if (code == KeeperException.Code.OK || code == KeeperException.Code.NONODE
+					|| code == KeeperException.Code.SESSIONEXPIRED) {
+				deleted.complete(null);
 			}
-			catch (Exception ex) {
-				deleted.completeExceptionally(ex);
+			else {
+				deleted.completeExceptionally(KeeperException.create(code, node.path()));
 			}
-		});
+		}, deleted::completeExceptionally);
 		return deleted;
 	}
 

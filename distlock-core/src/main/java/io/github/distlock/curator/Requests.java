@@ -6,24 +6,38 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.LockReleaseException;
 
 /**
- * What must reach ZooKeeper whatever the connection does, for one client: releases of
- * holds (sent again when the connection returns, until confirmed or the session ends),
- * deletes of nodes nobody holds, and removals of watches nobody needs. Without a
- * connection a request is sent from the request thread, never from the caller's: Curator
- * would block it until it gives up. The {@code SessionWatch} tells it when the connection
- * returns and when the session ends.
+ * Every request the engine sends in the background, for one client: the creates, reads
+ * and watches of queue positions, leader elections and semaphores, each answered to the
+ * callback it is given on Curator's event thread; and what must reach ZooKeeper whatever
+ * the connection does: releases of holds (sent again when the connection returns, until
+ * confirmed or the session ends), deletes of nodes nobody holds, and removals of watches
+ * nobody needs. Those are sent from the request thread without a connection, never from
+ * the caller's: Curator would block it until it gives up. The {@code SessionWatch} tells
+ * it when the connection returns and when the session ends.
+ * <p>
+ * The other requests are sent at once, on the caller's thread, in the order they are
+ * asked: ZooKeeper answers one session's requests in that order. Each throws what Curator
+ * throws when it cannot send it.
  */
 final class Requests {
 
 	private static final Logger logger = LoggerFactory.getLogger(Requests.class);
+
+	// Parents carry no data, as Curator's own parent nodes (not the client's default
+	// data).
+	private static final byte[] NO_DATA = new byte[0];
 
 	private final CuratorFramework client;
 
@@ -53,6 +67,149 @@ final class Requests {
 	/** Tell the given consumer the node of each release ZooKeeper deleted. */
 	void onDeleted(Consumer<String> deleted) {
 		this.deleted = deleted;
+	}
+
+	/** A request to send at once, which Curator may fail to send. */
+	interface Request {
+
+		void send() throws Exception;
+
+	}
+
+	/**
+	 * Send a request at once.
+	 * @param unsent told if Curator cannot send it
+	 * @return whether it was sent
+	 */
+	boolean trySend(Request request, Consumer<Exception> unsent) {
+		try {
+			request.send();
+			return true;
+		}
+		catch (Exception ex) {
+			unsent.accept(ex);
+			return false;
+		}
+	}
+
+	/**
+	 * Create a node, protected as Curator's recipes create theirs: its name carries a new
+	 * UUID, by which Curator finds it again when the answer was lost with the connection.
+	 */
+	void create(String path, byte[] data, CreateMode mode, Consumer<CuratorEvent> answer) throws Exception {
+		this.client.create()
+			.withProtection()
+			.withMode(mode)
+			.inBackground((client, event) -> answer.accept(event))
+			.forPath(path, data);
+	}
+
+	/**
+	 * Create the namespace's and the queue's parents as containers, one request each in
+	 * one round trip (Curator's own creatingParentContainersIfNeeded makes them one
+	 * synchronous request after the other on its background thread, which a burst of new
+	 * keys queues behind). NODEEXISTS is the usual answer, and connection problems show
+	 * in the answer of the create that follows; a refusal (no access, a bad ACL) is told
+	 * with ZooKeeper's answer and the full path: creating the node again would be refused
+	 * again.
+	 */
+	void createParents(String queuePath, Consumer<KeeperException> refused) throws Exception {
+		// The client's namespace node is a container too (Curator makes it one, once per
+		// client): when ZooKeeper has reaped it, nothing but us makes it again.
+		String namespace = this.client.getNamespace();
+		if (namespace != null && !namespace.isEmpty()) {
+			CuratorFramework root = this.client.usingNamespace(null);
+			String node = "";
+			for (String segment : ZKPaths.split(ZKPaths.makePath("/", namespace))) {
+				node = node + "/" + segment;
+				root.create()
+					.withMode(CreateMode.CONTAINER)
+					.inBackground((client, event) -> parentCreated(event, true, refused))
+					.forPath(node, NO_DATA);
+			}
+		}
+		String parent = "";
+		for (String segment : ZKPaths.split(queuePath)) {
+			parent = parent + "/" + segment;
+			this.client.create()
+				.withMode(CreateMode.CONTAINER)
+				.inBackground((client, event) -> parentCreated(event, false, refused))
+				.forPath(parent, NO_DATA);
+		}
+	}
+
+	/** Read a node's children, setting the watcher on it if one is given. */
+	void children(String path, @Nullable Watcher watcher, Consumer<CuratorEvent> answer) throws Exception {
+		if (watcher != null) {
+			this.client.getChildren()
+				.usingWatcher(watcher)
+				.inBackground((client, event) -> answer.accept(event))
+				.forPath(path);
+		}
+		else {
+			this.client.getChildren().inBackground((client, event) -> answer.accept(event)).forPath(path);
+		}
+	}
+
+	/** Read a node's data, setting the watcher on it if one is given. */
+	void data(String path, @Nullable Watcher watcher, Consumer<CuratorEvent> answer) throws Exception {
+		if (watcher != null) {
+			this.client.getData()
+				.usingWatcher(watcher)
+				.inBackground((client, event) -> answer.accept(event))
+				.forPath(path);
+		}
+		else {
+			this.client.getData().inBackground((client, event) -> answer.accept(event)).forPath(path);
+		}
+	}
+
+	/** Write a node's data if its version is still the given one. */
+	void setData(String path, byte[] data, int version, Consumer<CuratorEvent> answer) throws Exception {
+		this.client.setData()
+			.withVersion(version)
+			.inBackground((client, event) -> answer.accept(event))
+			.forPath(path, data);
+	}
+
+	/** Read a node's stat, setting the watcher on it (exists or not) if one is given. */
+	void stat(String path, @Nullable Watcher watcher, Consumer<CuratorEvent> answer) throws Exception {
+		if (watcher != null) {
+			this.client.checkExists()
+				.usingWatcher(watcher)
+				.inBackground((client, event) -> answer.accept(event))
+				.forPath(path);
+		}
+		else {
+			this.client.checkExists().inBackground((client, event) -> answer.accept(event)).forPath(path);
+		}
+	}
+
+	/**
+	 * Delete a node, guaranteed (retried until it is gone or its session ends), and tell
+	 * its answer; without a connection it is sent from the request thread.
+	 * @param unsent told instead when Curator cannot send it
+	 */
+	void delete(String path, Consumer<CuratorEvent> answer, Consumer<Exception> unsent) {
+		send(() -> {
+			try {
+				this.client.delete().guaranteed().inBackground((client, event) -> answer.accept(event)).forPath(path);
+			}
+			catch (Exception ex) {
+				unsent.accept(ex);
+			}
+		});
+	}
+
+	private void parentCreated(CuratorEvent event, boolean fullPath, Consumer<KeeperException> refused) {
+		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+		if (code == KeeperException.Code.NOAUTH || code == KeeperException.Code.INVALIDACL
+				|| code == KeeperException.Code.AUTHFAILED) {
+			String namespace = this.client.getNamespace();
+			boolean bare = fullPath || namespace == null || namespace.isEmpty();
+			refused.accept(KeeperException.create(code,
+					bare ? event.getPath() : ZKPaths.makePath(namespace, event.getPath())));
+		}
 	}
 
 	/**

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
@@ -42,7 +41,7 @@ final class SemaphoreAcquisition extends Acquisition {
 
 	private static final int MAX_VERIFICATIONS = 5;
 
-	private final CuratorFramework client;
+	private final Requests requests;
 
 	private final String semaphorePath;
 
@@ -78,7 +77,7 @@ final class SemaphoreAcquisition extends Acquisition {
 	SemaphoreAcquisition(Engine engine, LockPath path, String semaphorePath, int permits, String holder,
 			Duration waitTime) {
 		super(engine, LockKind.SEMAPHORE, path, holder, waitTime, ZKPaths.makePath(semaphorePath, GUARD));
-		this.client = engine.client();
+		this.requests = engine.requests();
 		this.semaphorePath = semaphorePath;
 		this.leasesPath = ZKPaths.makePath(semaphorePath, LEASES);
 		this.permits = permits;
@@ -217,7 +216,7 @@ final class SemaphoreAcquisition extends Acquisition {
 		if (guardNode == null || guardNode.clientInstance() != node.clientInstance()) {
 			// The lease was made in another session than the guard's: it does not count,
 			// and its node, granted to nobody, is deleted.
-			engine().session().deleteInBackground(node.path());
+			this.requests.deleteInBackground(node.path());
 			startOver();
 			return;
 		}
@@ -245,7 +244,7 @@ final class SemaphoreAcquisition extends Acquisition {
 		LockNode node = this.guardNode;
 		if (node != null) {
 			this.guardNode = null;
-			engine().session().deleteInBackground(node.path());
+			this.requests.deleteInBackground(node.path());
 		}
 	}
 
@@ -261,14 +260,14 @@ final class SemaphoreAcquisition extends Acquisition {
 			return;
 		}
 		try {
-			this.client.getData().inBackground(this::permitsRead).forPath(this.semaphorePath);
+			this.requests.data(this.semaphorePath, null, this::permitsRead);
 		}
 		catch (Exception ex) {
 			fail(ex);
 		}
 	}
 
-	private void permitsRead(CuratorFramework client, CuratorEvent event) {
+	private void permitsRead(CuratorEvent event) {
 		synchronized (this) {
 			if (isDone()) {
 				return;
@@ -307,7 +306,7 @@ final class SemaphoreAcquisition extends Acquisition {
 
 	private void claim(int version) {
 		try {
-			this.client.setData().withVersion(version).inBackground((client, event) -> {
+			this.requests.setData(this.semaphorePath, this.permitsData, version, (event) -> {
 				synchronized (this) {
 					if (isDone()) {
 						return;
@@ -323,7 +322,7 @@ final class SemaphoreAcquisition extends Acquisition {
 						fail(KeeperException.create(code, this.semaphorePath));
 					}
 				}
-			}).forPath(this.semaphorePath, this.permitsData);
+			});
 		}
 		catch (Exception ex) {
 			fail(ex);
@@ -342,7 +341,7 @@ final class SemaphoreAcquisition extends Acquisition {
 	private void probeCapacity() {
 		this.capacityWatched = true;
 		try {
-			this.client.getChildren().usingWatcher(this.capacityWatch).inBackground((client, event) -> {
+			this.requests.children(this.leasesPath, this.capacityWatch, (event) -> {
 				synchronized (this) {
 					if (isDone() || this.guardHeld) {
 						return;
@@ -355,7 +354,7 @@ final class SemaphoreAcquisition extends Acquisition {
 						}
 					}
 				}
-			}).forPath(this.leasesPath);
+			});
 		}
 		catch (Exception ex) {
 			fail(ex);
@@ -378,7 +377,7 @@ final class SemaphoreAcquisition extends Acquisition {
 		this.capacityWatch.detach();
 		if (this.capacityWatched) {
 			this.capacityWatched = false;
-			engine().session().removeWatch(this.capacityWatch, this.leasesPath, Watcher.WatcherType.Children);
+			this.requests.removeWatch(this.capacityWatch, this.leasesPath, Watcher.WatcherType.Children);
 		}
 	}
 

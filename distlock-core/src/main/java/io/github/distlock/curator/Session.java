@@ -3,7 +3,6 @@ package io.github.distlock.curator;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockAcquisitionException;
@@ -105,22 +104,6 @@ interface Session {
 
 	/** Release a hold: send the delete of its node, and complete its confirmation. */
 	void release(Held hold);
-
-	/** Delete a node nobody holds in the background, guaranteed. */
-	void deleteInBackground(String path);
-
-	/** Remove a watch nobody needs any more. */
-	void removeWatch(Watcher watcher, String path, Watcher.WatcherType type);
-
-	/**
-	 * Remove every watch of this client of the given type on a path, on the server too (a
-	 * watcher removed alone may stay set on the server); without a connection, only the
-	 * given watcher, in the client.
-	 */
-	void removeAllWatches(Watcher watcher, String path, Watcher.WatcherType type);
-
-	/** Send a request from this thread while connected, else from the request thread. */
-	void send(Runnable request);
 
 	/** A granted node, as its session follows it. */
 	interface Held extends SessionBound {

@@ -13,7 +13,6 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -394,24 +393,9 @@ final class SessionWatch implements Session {
 		return this.requests.unconfirmedReleases();
 	}
 
-	@Override
-	public void deleteInBackground(String path) {
-		this.requests.deleteInBackground(path);
-	}
-
-	@Override
-	public void removeWatch(Watcher watcher, String path, Watcher.WatcherType type) {
-		this.requests.removeWatch(watcher, path, type);
-	}
-
-	@Override
-	public void removeAllWatches(Watcher watcher, String path, Watcher.WatcherType type) {
-		this.requests.removeAllWatches(watcher, path, type);
-	}
-
-	@Override
-	public void send(Runnable request) {
-		this.requests.send(request);
+	/** Every other request the engine sends: creates, reads, watches and deletes. */
+	Requests requests() {
+		return this.requests;
 	}
 
 }

@@ -11,16 +11,17 @@
  * exclusive lock, then works in ZooKeeper through its queue positions.</li>
  * <li>{@link io.github.distlock.curator.QueuePosition}: our node in one queue of
  * ZooKeeper, the acquisition state machine (its table:
- * {@link io.github.distlock.curator.PositionState}); the same for every protocol. It
- * keeps the {@linkplain io.github.distlock.curator.PositionState state} and makes the
- * transitions; its {@link io.github.distlock.curator.NodeCreation} sends the create of
- * the node (and of the queue's parents) and sorts its answers, its
- * {@link io.github.distlock.curator.QueueReading} reads the queue and watches in it, and
- * a {@link io.github.distlock.curator.Downgrade} holds the checks of a reader entering
- * its write lock. The helpers hand their answers back through interfaces the position
- * implements, so neither depends on it; the position and both helpers are guarded by the
- * owner's monitor. It tells its owner what happened through
- * {@link io.github.distlock.curator.QueuePosition.Owner} only.</li>
+ * {@link io.github.distlock.curator.PositionState}); the same for every protocol, as
+ * Curator's {@code LockInternals} is. One class owns the position's life: it sends its
+ * node's create (and the queue's parents'), the read of the queue, the watch of one node
+ * and the delete through the session's {@link io.github.distlock.curator.Requests}, and
+ * each answer comes back to it and advances one state, the pure
+ * {@link io.github.distlock.curator.QueueDriver} deciding. What it knows of its node is a
+ * value ({@link io.github.distlock.curator.PositionNode}), its registered watches are
+ * kept by {@link io.github.distlock.curator.Watches}, and a
+ * {@link io.github.distlock.curator.Downgrade} holds the checks of a reader entering its
+ * write lock. It is guarded by its owner's monitor, and tells its owner what happened
+ * through {@link io.github.distlock.curator.QueuePosition.Owner} only.</li>
  * <li>{@link io.github.distlock.curator.QueueDriver}: a protocol's rules, one driver per
  * protocol (mutex, read, write, semaphore lease): how nodes are named and sorted, when
  * one holds, what a waiter watches. The endpoint's view of a path asks the same drivers
@@ -50,14 +51,59 @@
  * number may prove it alone, and the watches on their parents that the proof needs, seen
  * as {@link io.github.distlock.curator.LoneGrants}),
  * {@link io.github.distlock.curator.SessionWatch} (the connection and session, what
- * follows it, and its {@link io.github.distlock.curator.Requests}: releases and deletes
- * that must reach ZooKeeper; the parts see it as the narrow
+ * follows it, and its {@link io.github.distlock.curator.Requests}: every request the
+ * engine sends in the background (creates, reads, watches, deletes), and the releases and
+ * deletes that must reach ZooKeeper, which the parts reach through
+ * {@code Engine#requests()}; the parts see the session watch as the narrow
  * {@link io.github.distlock.curator.Session}, and it sees them as
  * {@link io.github.distlock.curator.Session.Held} and
  * {@link io.github.distlock.curator.Session.Waiting}, so it depends on no hold or
  * acquisition), {@link io.github.distlock.curator.LocalQueues} (seen as
  * {@link io.github.distlock.curator.LocalTurns}) and
  * {@link io.github.distlock.curator.QueueInspector}.
+ * <h2>The walk of one lock call</h2> A synchronous, uncontended {@code @DistributedLock}
+ * call on a mutex enters these files, in order (interceptor first, then the engine):
+ * <ol>
+ * <li>{@code LockInterceptor}: finds the method's operation, hands the call on.</li>
+ * <li>{@code LockOperationExecutor}: resolves the path and wait time, acquires, runs the
+ * method, releases.</li>
+ * <li>{@code LockCall}, {@code MutexOperation}: the lock of the resolved path.</li>
+ * <li>{@link io.github.distlock.curator.CuratorLocks}: the {@code ClusterLock} of the
+ * path.</li>
+ * <li>{@link io.github.distlock.curator.CuratorLock}: asks the thread's
+ * {@link io.github.distlock.core.LockScope} (no re-entry), starts the acquisition and
+ * parks on its outcome.</li>
+ * <li>{@link io.github.distlock.curator.QueueAcquisition} and
+ * {@link io.github.distlock.curator.Acquisition}: the outcome future, the deadline
+ * ({@link io.github.distlock.curator.DeadlineTimer}), the local turn
+ * ({@link io.github.distlock.curator.LocalQueues}), then the position's start.</li>
+ * <li>{@link io.github.distlock.curator.QueuePosition}: the node's name from the
+ * {@link io.github.distlock.curator.QueueDriver}, whether the create's number may prove
+ * it alone ({@link io.github.distlock.curator.LoneCheck},
+ * {@link io.github.distlock.curator.LoneQueues}), then the create and the read.</li>
+ * <li>{@link io.github.distlock.curator.Requests}: sends the protected create and the
+ * children read (ZooKeeper answers both in order).</li>
+ * <li>{@link io.github.distlock.curator.QueuePosition} again, from each answer: the node
+ * known, the queue read, the driver decides it holds; its owner is told.</li>
+ * <li>{@link io.github.distlock.curator.Acquisition}: grants a
+ * {@link io.github.distlock.curator.Hold} (its
+ * {@link io.github.distlock.curator.HeldNode}), registered with the
+ * {@link io.github.distlock.curator.SessionWatch}; the outcome completes.</li>
+ * <li>{@link io.github.distlock.curator.CuratorLock}: the hold, delivered, is adopted by
+ * the scope as the caller's handle; the method runs.</li>
+ * <li>The handle's close: the {@code Hold} releases its {@code HeldNode}, the
+ * {@code SessionWatch} stops following it and its {@code Requests} sends the guaranteed
+ * delete.</li>
+ * </ol>
+ * The uncontended cycle is the create, the read and the delete (2 requests when the
+ * create's number proves the node alone: no read). On the way the call also reads values
+ * and small helpers ({@code LockNode}, {@code PositionNode}, {@code Watches},
+ * {@code CreationOrder}, {@code ForeignNodes}, {@code Events},
+ * {@code AcquisitionFailures}, {@code HolderIdentity}, {@code EngineThreads}), and
+ * reaches the parts through the {@code Engine} interface: 28 files in all, the position
+ * entered once by its owner and once by each answer. Shortening the walk further means
+ * merging parts (the two acquisition classes, the hold and its {@code HeldNode}), not
+ * helpers.
  * <h2>Following the session</h2> One mechanism follows the session: the
  * {@code SessionWatch} alone listens to the connection's state, and tells everything that
  * follows the session through the narrow {@link io.github.distlock.curator.SessionBound}
