@@ -244,10 +244,8 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 			return;
 		}
 		this.node = null;
-		if (!PlantedDefects.lostKeepsOldNode) {
-			this.engine.session().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
-			this.engine.session().deleteInBackground(node.path());
-		}
+		this.engine.session().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+		this.engine.session().deleteInBackground(node.path());
 	}
 
 	// The queue

@@ -144,8 +144,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 	void resume() {
 		synchronized (this.owner) {
 			if ((this.state == PositionState.STALLED || this.state == PositionState.QUEUED) && this.node != null
-					&& this.clientInstance != this.engine.session().clientInstance()
-					&& !PlantedDefects.resumeWithOldSessionNode) {
+					&& this.clientInstance != this.engine.session().clientInstance()) {
 				// Our node's session was replaced. The server may still keep it (a
 				// restarted server does, one session timeout), and the node with it: we
 				// would wait for a predecessor we never see go. Deleted and made anew.
@@ -287,7 +286,7 @@ final class QueuePosition implements NodeCreation.Creator, QueueReading.Reader {
 			vanishedNode();
 			return;
 		}
-		if (this.downgrade != null && !PlantedDefects.downgradeUncheckedAtGrant) {
+		if (this.downgrade != null) {
 			LockLostException lost = this.downgrade.lostAtGrant(this.session);
 			if (lost != null) {
 				failed(lost);
