@@ -103,6 +103,8 @@ final class CheckerRun {
 
 	private boolean queuesAtCeiling;
 
+	private boolean parentsMadeAgain;
+
 	private @Nullable LatchPresence presence;
 
 	private volatile boolean stopping;
@@ -304,6 +306,22 @@ final class CheckerRun {
 	CheckerRun withQueuesAtCeiling() {
 		this.queuesAtCeiling = true;
 		return this;
+	}
+
+	/**
+	 * Let the fault injector also delete the parent of a mutex queue the distlock nodes
+	 * use and make it again ({@link FaultInjector}), so that the rule that proves a new
+	 * node alone from its number is tried against a parent whose count started again.
+	 * @return this run
+	 */
+	CheckerRun withParentsMadeAgain() {
+		this.parentsMadeAgain = true;
+		return this;
+	}
+
+	/** Whether the fault injector deletes queue parents and makes them again. */
+	boolean parentsMadeAgain() {
+		return this.parentsMadeAgain;
 	}
 
 	private void queuesAtCeiling(ZooKeeperEnsemble ensemble, CuratorFramework client) throws Exception {
