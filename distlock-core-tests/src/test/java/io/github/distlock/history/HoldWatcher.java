@@ -63,7 +63,10 @@ final class HoldWatcher implements Runnable {
 		while (!this.run.stopping()) {
 			int op = this.run.nextOp(this.name);
 			Random random = new Random(this.seed * 1_000_003L + op);
-			boolean listening = random.nextBoolean();
+			// The node under the LOST policy listens more, and ends its own session in
+			// half of those holds: only a session's end loses its holds.
+			boolean listening = random.nextInt(4) < (this.suspensionLoses ? 2 : 3);
+			boolean endSession = !this.suspensionLoses && listening && random.nextBoolean();
 			long holdFor = 4_000 + random.nextInt(2_000);
 			this.run.history().record(History.Type.START, this.name, op, key, 0, "MUTEX hold " + holdFor + " ms");
 			LockHandle handle;
@@ -88,7 +91,13 @@ final class HoldWatcher implements Runnable {
 			try {
 				this.run.store().enter(hold);
 				long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(holdFor);
-				while (System.nanoTime() < until && !this.run.stopping()) {
+				if (endSession) {
+					DistlockActor.park(300);
+					if (!this.run.steering() && !this.run.calm()) {
+						this.run.injector().endSession(this.node, "watched " + hold + " listens");
+					}
+				}
+				while ((System.nanoTime() < until || listening && troubleUntold(hold)) && !this.run.stopping()) {
 					DistlockActor.park(listening ? 50 : 100);
 					if (!listening && hold.checkState() != LockState.HELD) {
 						break;
@@ -110,6 +119,27 @@ final class HoldWatcher implements Runnable {
 		}
 	}
 
+	/**
+	 * Whether the client reported trouble that loses the hold less than {@link #TOLD}
+	 * (and half a second) ago, with no loss told yet: a listening hold is kept until the
+	 * time its loss must have been told by.
+	 */
+	private boolean troubleUntold(HoldRecord hold) {
+		if (hold.reportedNanos != Long.MAX_VALUE) {
+			return false;
+		}
+		long now = System.nanoTime();
+		long wait = TOLD.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
+		return this.node.changes()
+			.stream()
+			.anyMatch((change) -> change.nanos() > hold.grantedNanos && now - change.nanos() < wait
+					&& loses(change.state()));
+	}
+
+	private boolean loses(ConnectionState state) {
+		return state == ConnectionState.LOST || (this.suspensionLoses && state == ConnectionState.SUSPENDED);
+	}
+
 	/** Judge the listening holds: was each loss told in time? */
 	List<CheckerRun.Violation> judge() {
 		List<CheckerRun.Violation> violations = new ArrayList<>();
@@ -128,9 +158,7 @@ final class HoldWatcher implements Runnable {
 					// Another connection since the grant: not judged from here on.
 					break;
 				}
-				boolean loses = change.state() == ConnectionState.LOST
-						|| (this.suspensionLoses && change.state() == ConnectionState.SUSPENDED);
-				if (!loses) {
+				if (!loses(change.state())) {
 					continue;
 				}
 				long by = change.nanos() + told;
