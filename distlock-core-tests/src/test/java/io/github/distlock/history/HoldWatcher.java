@@ -24,7 +24,9 @@ import io.github.distlock.core.LockState;
  * trouble that loses it ({@code LOST}, or under the {@code SUSPENDED} policy a
  * suspension), with no connection between its grant and that trouble, and still held and
  * not asked {@link #TOLD} later, was reported lost by the loss listener by then
- * (invariant 2 of docs/failure-model.md: a lost hold is told).
+ * (docs/failure-model.md, "What the holder sees": a hold is lost at once when its client
+ * learns of its session's end, and the loss listeners are called). The bound is the
+ * checker's slack for anything timed, one session timeout.
  */
 final class HoldWatcher implements Runnable {
 
