@@ -20,7 +20,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,6 +27,8 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockTimeoutException;
+import io.github.distlock.history.PatchedEngine;
+import io.github.distlock.history.PlantedDefect;
 import io.github.distlock.testsupport.ServerWatches;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -49,11 +50,6 @@ class LoneNodeGrantTests {
 
 	@RegisterExtension
 	final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
-
-	@AfterEach
-	void takeOutDefects() {
-		PlantedDefects.parentWatchIgnored = false;
-	}
 
 	@Test
 	void sequentialNumbersCountChildCreatesNotDeletesAndRestartInANewParent() throws Exception {
@@ -185,10 +181,29 @@ class LoneNodeGrantTests {
 
 	@Test
 	void withoutTheParentWatchTheSameCaseGrantsBesideAnotherNode() throws Exception {
-		// Shows that the case above reaches the number that would prove the node alone.
-		PlantedDefects.parentWatchIgnored = true;
-		try (LockHandle handle = tryAfterParentMadeAgain("planted")) {
-			assertThat(handle.nodePath()).isPresent();
+		// Shows that the case above reaches the number that would prove the node alone:
+		// the same case against the engine with the parent watch's events ignored.
+		try (PatchedEngine engine = PatchedEngine.plant(PlantedDefect.PARENT_WATCH_IGNORED)) {
+			assertThat(engine.call(LoneNodeGrantTests.class.getName(), "grantedAfterParentMadeAgain"))
+				.isEqualTo(Boolean.TRUE);
+		}
+	}
+
+	/**
+	 * The case above, run inside a {@link PatchedEngine}'s class loader.
+	 * @return whether the acquisition was granted beside the other node
+	 */
+	static boolean grantedAfterParentMadeAgain() throws Exception {
+		LoneNodeGrantTests test = new LoneNodeGrantTests();
+		test.zookeeper.beforeEach(null);
+		try (LockHandle handle = test.tryAfterParentMadeAgain("planted")) {
+			return handle.nodePath().isPresent();
+		}
+		catch (LockTimeoutException ex) {
+			return false;
+		}
+		finally {
+			test.zookeeper.afterEach(null);
 		}
 	}
 

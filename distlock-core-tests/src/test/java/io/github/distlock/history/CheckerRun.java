@@ -66,6 +66,12 @@ final class CheckerRun {
 	/** How many downgrades across a session's end the steered phase sets up. */
 	static final int STEERED_SCENES = 2;
 
+	/**
+	 * The distlock node whose locks are under the {@code LOST} connection-loss policy
+	 * (the others are under {@code SUSPENDED}).
+	 */
+	static final int LOST_POLICY_NODE = 1;
+
 	/** Namespace of the run's nodes. */
 	static final String NAMESPACE = Faults.NAMESPACE;
 
@@ -97,11 +103,17 @@ final class CheckerRun {
 
 	private final List<LeaderMember> members = new ArrayList<>();
 
+	private final List<HoldWatcher> watchers = new ArrayList<>();
+
+	private final LatchDeletes latchDeletes = new LatchDeletes(this);
+
 	private final AtomicInteger leaderWrites = new AtomicInteger();
 
 	private volatile @Nullable FaultInjector injector;
 
 	private boolean queuesAtCeiling;
+
+	private boolean parentsMadeAgain;
 
 	private @Nullable LatchPresence presence;
 
@@ -161,7 +173,12 @@ final class CheckerRun {
 					Dispatches dispatches = new Dispatches();
 					CuratorFramework client = clients
 						.client(throughRelay ? relay.getConnectString() : ensemble.connectString(), dispatches);
-					CuratorLocks locks = Faults.NODES.createLocks(client);
+					// One node's locks are lost only with their session, not at a
+					// suspension.
+					boolean lostPolicy = i == LOST_POLICY_NODE;
+					CuratorLocks locks = (lostPolicy ? Faults.NODES.withConnectionLossPolicy(ConnectionLossPolicy.LOST)
+							: Faults.NODES)
+						.createLocks(client);
 					Node node = new Node(i, "node" + i + (throughRelay ? "/relay" : ""), client, dispatches, locks,
 							throughRelay, this.history);
 					locks.addLossListener((held) -> lossReported(node, held));
@@ -194,6 +211,16 @@ final class CheckerRun {
 					actors.add(thread);
 				}
 				for (Node node : this.nodes) {
+					if (node.locks != null) {
+						HoldWatcher watcher = new HoldWatcher(this, node, node.index != LOST_POLICY_NODE,
+								seed * 1_000_003L + 2_000 + node.index);
+						this.watchers.add(watcher);
+						Thread thread = new Thread(watcher, "history-" + node.name + "-watch");
+						thread.setDaemon(true);
+						actors.add(thread);
+					}
+				}
+				for (Node node : this.nodes) {
 					int count = (node.locks != null) ? this.settings.actorsPerNode() : this.settings.curatorActors();
 					for (int t = 0; t < count; t++) {
 						String name = node.name + "-" + t;
@@ -204,6 +231,11 @@ final class CheckerRun {
 						thread.setDaemon(true);
 						actors.add(thread);
 					}
+				}
+				if (this.parentsMadeAgain) {
+					Thread thread = new Thread(new ParentRemake(this, this.nodes.get(0), curator), "history-lone");
+					thread.setDaemon(true);
+					actors.add(thread);
 				}
 				if (this.settings.leadership()) {
 					startLeadership(actors, seed);
@@ -263,6 +295,7 @@ final class CheckerRun {
 		all.addAll(judged);
 		all.addAll(judgedLeadership);
 		all.addAll(judgedPresence);
+		this.watchers.forEach((watcher) -> all.addAll(watcher.judge()));
 		all.sort(java.util.Comparator.comparingLong(Violation::nanos));
 		return new Result(this.settings, all,
 				summary(analysis, faults) + "\n" + leadership.summary() + ", " + this.leaderWrites.get()
@@ -304,6 +337,22 @@ final class CheckerRun {
 	CheckerRun withQueuesAtCeiling() {
 		this.queuesAtCeiling = true;
 		return this;
+	}
+
+	/**
+	 * Let the fault injector also delete the parent of a mutex queue the distlock nodes
+	 * use and make it again ({@link FaultInjector}), so that the rule that proves a new
+	 * node alone from its number is tried against a parent whose count started again.
+	 * @return this run
+	 */
+	CheckerRun withParentsMadeAgain() {
+		this.parentsMadeAgain = true;
+		return this;
+	}
+
+	/** Whether the fault injector deletes queue parents and makes them again. */
+	boolean parentsMadeAgain() {
+		return this.parentsMadeAgain;
 	}
 
 	private void queuesAtCeiling(ZooKeeperEnsemble ensemble, CuratorFramework client) throws Exception {
@@ -442,6 +491,13 @@ final class CheckerRun {
 					violation("checker", 0, parent, "nodes left: lock nodes left after quiescence under " + parent
 							+ ": " + described(looker, parent));
 				}
+			}
+		}
+		for (Node node : this.nodes) {
+			String parent = "/mutex/" + HoldWatcher.path(node);
+			if (node.locks != null && !within(nodesGone, () -> children(looker, parent).isEmpty())) {
+				violation("checker", 0, parent, "nodes left: lock nodes left after quiescence under " + parent + ": "
+						+ described(looker, parent));
 			}
 		}
 		for (int server = 0; server < ensemble.size(); server++) {
@@ -652,6 +708,11 @@ final class CheckerRun {
 		return this.calmFrom;
 	}
 
+	/** The latch nodes another client deleted. */
+	LatchDeletes latchDeletes() {
+		return this.latchDeletes;
+	}
+
 	/** The leadership members. */
 	List<LeaderMember> members() {
 		return this.members;
@@ -734,6 +795,7 @@ final class CheckerRun {
 		for (HoldRecord hold : this.open.values()) {
 			if (hold.client == node.index && hold.lock.equals(key) && hold.token == held.fencingToken()) {
 				hold.lostNanos = Math.min(hold.lostNanos, now);
+				hold.reportedNanos = Math.min(hold.reportedNanos, now);
 			}
 		}
 		this.history.record(History.Type.LOSS_REPORTED, node.name, 0, key, held.fencingToken(),

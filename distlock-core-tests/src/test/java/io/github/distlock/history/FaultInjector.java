@@ -35,6 +35,12 @@ import io.github.distlock.testsupport.ZooKeeperEnsemble;
  */
 final class FaultInjector implements Runnable {
 
+	/**
+	 * How often (per cent of the faults, in runs with leadership) another client deletes
+	 * a waiting latch member's node ({@link LatchDeletes}).
+	 */
+	private static final int LATCH_DELETES = 25;
+
 	private final CheckerRun run;
 
 	private final ZooKeeperEnsemble ensemble;
@@ -109,6 +115,15 @@ final class FaultInjector implements Runnable {
 	}
 
 	private void inject() throws Exception {
+		if (!this.run.members().isEmpty() && this.random.nextInt(100) < LATCH_DELETES) {
+			LatchDeletes.Deletion pick = this.run.latchDeletes().pick(this.random);
+			if (pick != null) {
+				fault("latch node " + pick.node() + " of " + pick.member() + " (place " + pick.position() + " in "
+						+ pick.group() + ") deleted by another client", Set.of(),
+						() -> this.run.latchDeletes().delete(pick));
+				return;
+			}
+		}
 		int choice = this.random.nextInt(100);
 		List<Node> nodes = this.run.nodes();
 		if (choice < 45) {

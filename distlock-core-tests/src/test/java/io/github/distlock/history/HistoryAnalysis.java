@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.state.ConnectionState;
 
@@ -153,6 +154,23 @@ final class HistoryAnalysis {
 
 	/** Judge every overlap and every rejection the store recorded. */
 	List<CheckerRun.Violation> judge(FencedLocks store) {
+		for (HoldRecord hold : this.holdsById.values()) {
+			if (hold.heldAfterReportNanos != Long.MAX_VALUE && this.reported.add(hold.id)) {
+				// The history around the claim.
+				long seq = this.history.events()
+					.stream()
+					.filter((event) -> event.nanos() <= hold.heldAfterReportNanos)
+					.mapToLong(History.Event::seq)
+					.max()
+					.orElse(1);
+				this.violations.add(new CheckerRun.Violation(hold.heldAfterReportNanos,
+						"op " + hold.op + " (" + hold.actor + "), event #" + seq + ": state after loss: " + hold
+								+ " answered HELD to a state check asked "
+								+ TimeUnit.NANOSECONDS.toMillis(hold.heldAfterReportNanos - hold.reportedNanos)
+								+ " ms after the loss listener had reported it lost (LOST is final)\n"
+								+ this.history.excerpt(seq, hold.lock, 12)));
+			}
+		}
 		for (FencedLocks.Overlap overlap : store.overlaps()) {
 			HoldRecord entering = overlap.entering();
 			if (LeadershipAnalysis.isLeader(entering)) {

@@ -6,16 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-
-import io.github.distlock.curator.PlantedDefectSwitch;
-import io.github.distlock.curator.PlantedDefectSwitch.Defect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -102,71 +95,30 @@ class HistoryCheckerTests {
 	}
 
 	/**
-	 * The checker finds what it must: each run plants a defect in the engine and must
-	 * find it through the fenced store's overlaps and rejections (not only through an
-	 * actor's own check), on every seed of {@code -Ddistlock.history.seeds=} (1 to 10 by
-	 * default), each for the short run's time. {@code -Ddistlock.history.planted=}
-	 * {@code downgrade} (both checks of a lost write hold's downgrade removed),
-	 * {@code ceiling} (nodes at the ceiling of sequence numbers sorted by their
-	 * protected-mode UUID; queues start at the ceiling, one server, no raw Curator actor,
-	 * a contended mutex in about a third of the distlock threads' operations) or
-	 * {@code all}.
+	 * The checker finds what it must: each run plants a defect in the engine (by
+	 * {@link PatchedEngine}, see {@link PlantedDefect}) and must find it through the
+	 * fenced store's overlaps and rejections (not only through an actor's own check), on
+	 * every seed of {@code -Ddistlock.history.seeds=} (1 to 10 by default), each for the
+	 * short run's time. {@code -Ddistlock.history.planted=} {@code downgrade} (both
+	 * checks of a lost write hold's downgrade removed), {@code ceiling} (nodes at the
+	 * ceiling of sequence numbers sorted by their protected-mode UUID; queues start at
+	 * the ceiling, one server, no raw Curator actor, a contended mutex in about a third
+	 * of the distlock threads' operations) or {@code all}. The whole catalogue is
+	 * {@link PlantedCatalogueTests}.
 	 */
 	@Test
 	@EnabledIfSystemProperty(named = "distlock.history.planted", matches = "downgrade|ceiling|all")
 	void plantedDefectsAreFound() throws Exception {
 		String planted = System.getProperty("distlock.history.planted");
-		String[] range = System.getProperty("distlock.history.seeds", "1-10").split("-");
-		Duration duration = Duration.ofSeconds(Long.getLong("distlock.history.seconds", 20));
-		List<String> lines = new ArrayList<>();
 		int missed = 0;
-		for (String defect : List.of("downgrade", "ceiling")) {
-			if (!planted.equals(defect) && !planted.equals("all")) {
-				continue;
-			}
-			for (long seed = Long.parseLong(range[0]); seed <= Long.parseLong(range[1]); seed++) {
-				CheckerRun run;
-				if (defect.equals("downgrade")) {
-					run = new CheckerRun(settings(seed, duration));
-					PlantedDefectSwitch
-						.plant(Set.of(Defect.DOWNGRADE_UNCHECKED_WHEN_ASKED, Defect.DOWNGRADE_UNCHECKED_AT_GRANT));
-				}
-				else {
-					CheckerRun.Settings usual = settings(seed, duration);
-					run = new CheckerRun(new CheckerRun.Settings(seed, duration, 1, usual.distlockNodes(),
-							usual.actorsPerNode(), 0, true, usual.leadership()))
-						.withQueuesAtCeiling();
-					PlantedDefectSwitch.plant(Set.of(Defect.CEILING_SORTED_BY_NAME));
-				}
-				CheckerRun.Result result;
-				try {
-					result = run.execute();
-				}
-				finally {
-					PlantedDefectSwitch.clear();
-				}
-				dump(run, seed);
-				System.out.println("[measure] " + result.report().lines().limit(2).collect(Collectors.joining("\n")));
-				Optional<CheckerRun.Violation> found = result.violations()
-					.stream()
-					.filter((violation) -> violation.category().equals("overlap")
-							|| violation.category().equals("token order"))
-					.findFirst();
-				String line = defect + ", seed " + seed + ": "
-						+ found
-							.map((violation) -> "found after "
-									+ TimeUnit.NANOSECONDS.toMillis(violation.nanos() - result.runStart()) + " ms")
-							.orElse("NOT FOUND")
-						+ ", " + result.violations().size() + " violation(s) " + result.byCategory();
-				System.out.println("[planted] " + line);
-				found.ifPresent((violation) -> System.out.println("[planted] first: " + violation.text()));
-				lines.add(line);
-				missed += found.isPresent() ? 0 : 1;
+		for (PlantedDefect defect : List.of(PlantedDefect.DOWNGRADE, PlantedDefect.CEILING)) {
+			if (planted.equals(defect.id()) || planted.equals("all")) {
+				PlantedCatalogueTests.Sweep sweep = PlantedCatalogueTests.sweep(defect,
+						PlantedCatalogueTests.seeds("1-10"));
+				missed += sweep.seeds() - sweep.found();
 			}
 		}
-		System.out
-			.println("[measure] planted defects, " + duration.toSeconds() + " s each:\n" + String.join("\n", lines));
-		assertThat(missed).as(String.join("\n", lines)).isZero();
+		assertThat(missed).as("seeds on which a planted defect was not found").isZero();
 	}
 
 	/**

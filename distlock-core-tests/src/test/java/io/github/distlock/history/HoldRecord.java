@@ -42,6 +42,24 @@ final class HoldRecord {
 
 	volatile long releasedNanos = Long.MAX_VALUE;
 
+	/** When the engine's loss listener reported it lost. */
+	volatile long reportedNanos = Long.MAX_VALUE;
+
+	/**
+	 * When its handle first answered {@link LockState#HELD} to a state check asked after
+	 * the loss listener had reported it lost (LOST is final: a broken invariant).
+	 */
+	volatile long heldAfterReportNanos = Long.MAX_VALUE;
+
+	/**
+	 * Whether its holder waits for the loss listener instead of asking its state
+	 * ({@link HoldWatcher}), until {@link #askedNanos}.
+	 */
+	volatile boolean listening;
+
+	/** When its holder first asked its state (after listening, if it listened). */
+	volatile long askedNanos = Long.MAX_VALUE;
+
 	HoldRecord(int id, int op, String actor, int client, String lock, Access access, int permits, long token,
 			int family, long grantedNanos, @Nullable LockHandle handle) {
 		this.id = id;
@@ -57,14 +75,26 @@ final class HoldRecord {
 		this.handle = handle;
 	}
 
-	/** Note the hold lost now if its handle says so. */
-	void checkState() {
-		if (this.handle != null && this.lostNanos == Long.MAX_VALUE) {
-			LockState state = this.handle.state();
-			if (state == LockState.LOST || state == LockState.IN_DOUBT) {
-				this.lostNanos = System.nanoTime();
-			}
+	/**
+	 * Ask the handle's state: note the hold lost now if it says so, and note a
+	 * {@link LockState#HELD} answered after the loss listener reported it lost.
+	 * @return the state ({@code null} without a handle)
+	 */
+	@Nullable LockState checkState() {
+		if (this.handle == null) {
+			return null;
 		}
+		long asked = System.nanoTime();
+		this.askedNanos = Math.min(this.askedNanos, asked);
+		boolean reported = this.reportedNanos < asked;
+		LockState state = this.handle.state();
+		if ((state == LockState.LOST || state == LockState.IN_DOUBT) && this.lostNanos == Long.MAX_VALUE) {
+			this.lostNanos = System.nanoTime();
+		}
+		if (state == LockState.HELD && reported && this.heldAfterReportNanos == Long.MAX_VALUE) {
+			this.heldAfterReportNanos = asked;
+		}
+		return state;
 	}
 
 	/** Whether it conflicts with another hold of the same lock. */

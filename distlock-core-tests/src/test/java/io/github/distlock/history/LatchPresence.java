@@ -180,6 +180,11 @@ final class LatchPresence implements Runnable {
 		synchronized (this.samples) {
 			all = List.copyOf(this.samples);
 		}
+		Map<String, List<Map.Entry<Long, Set<String>>>> listings = new HashMap<>();
+		for (Sample sample : all) {
+			listings.computeIfAbsent(sample.group(), (key) -> new ArrayList<>())
+				.add(Map.entry(sample.start(), Set.copyOf(sample.owners().keySet())));
+		}
 		for (Sample sample : all) {
 			for (LeaderMember member : this.members) {
 				Seen before = sample.before().get(member.name());
@@ -198,6 +203,11 @@ final class LatchPresence implements Runnable {
 				if (!before.joined() || !after.joined() || connectedSince > sample.start() - window
 						|| faultWithin(windows, member, sample.start() - window, sample.end()) || membershipWithin(
 								membership, member.name(), sample.group(), sample.start() - window, sample.end())) {
+					continue;
+				}
+				if (this.run.latchDeletes()
+					.excused(member.name(), sample.group(), sample.start(), sample.end(), window,
+							listings.get(sample.group()))) {
 					continue;
 				}
 				this.judged++;

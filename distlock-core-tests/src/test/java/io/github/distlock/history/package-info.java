@@ -33,12 +33,23 @@
  * clients, no other fault; a raw latch that leads while no distlock member does
  * relinquishes first) gives the presence rule quiet windows. Faults include sessions
  * expired by their client while the server keeps them and the quorum away past the
- * session timeout; one distlock member leads under the {@code LOST} policy.
- * {@link io.github.distlock.history.PlantedLeadershipDefectsCheckerTests} (opt-in) plants
- * fixed leadership defects back into the engine and reports on which seeds the checker
- * finds them. Built on the shared test support ({@code Faults}, {@code ServerWatches},
- * {@code ZooKeeperNodes}) and the {@code distlock-tcp-relay} module's {@code TcpRelay};
- * nothing here is used by other test packages.
+ * session timeout, and another client deleting a waiting member's latch node
+ * ({@link io.github.distlock.history.LatchDeletes}); one distlock member leads, and one
+ * node's locks are held, under the {@code LOST} policy. A
+ * {@link io.github.distlock.history.HoldWatcher} per distlock node holds a mutex for
+ * seconds, asking its state on a timer or only listening for the loss listener: a
+ * {@code HELD} answer after a reported loss, and a loss not told in time, are violations.
+ * Opt-in, {@link io.github.distlock.history.ParentRemake} deletes a busy mutex queue's
+ * parent and makes it again under a raw holder.
+ * {@link io.github.distlock.history.PlantedCatalogueTests} (opt-in) plants each defect of
+ * the catalogue {@link io.github.distlock.history.PlantedDefect} by patching the engine's
+ * source at test time ({@link io.github.distlock.history.PatchedEngine}: compiled, and
+ * run through {@link io.github.distlock.history.PlantedRun} in a class loader of its own)
+ * and reports on which seeds the checker finds it;
+ * {@link io.github.distlock.history.PlantedLeadershipDefectsCheckerTests} does so for the
+ * two older leadership defects. Built on the shared test support ({@code Faults},
+ * {@code ServerWatches}, {@code ZooKeeperNodes}) and the {@code distlock-tcp-relay}
+ * module's {@code TcpRelay}; nothing here is used by other test packages.
  * <p>
  * The fenced store's real-database variant,
  * {@link io.github.distlock.history.FencedCommitsCheckerTests}, runs rounds of holders

@@ -177,7 +177,7 @@ final class CuratorLock implements ClusterLock {
 			return null;
 		}
 		LockState state = hold.state();
-		if (state != LockState.HELD && !PlantedDefects.downgradeUncheckedWhenAsked) {
+		if (state != LockState.HELD) {
 			throw new LockLostException("Lock '" + this.path + "' is held for writing by " + scope.name() + " but is "
 					+ state + ": its read lock is not handed out, since a downgrade only enters a "
 					+ "write lock that is held");

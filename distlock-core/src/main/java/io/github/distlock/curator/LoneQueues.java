@@ -295,8 +295,7 @@ final class LoneQueues implements LoneGrants {
 	private void fired(LoneQueue queue, ParentWatch watch, WatchedEvent event) {
 		boolean remove;
 		synchronized (this) {
-			if (queue.watch != watch
-					|| PlantedDefects.parentWatchIgnored && event.getType() != Watcher.Event.EventType.None) {
+			if (queue.watch != watch) {
 				return;
 			}
 			queue.watch = null;

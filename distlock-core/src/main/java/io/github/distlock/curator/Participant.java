@@ -244,10 +244,8 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 			return;
 		}
 		this.node = null;
-		if (!PlantedDefects.lostKeepsOldNode) {
-			this.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
-			this.engine.requests().deleteInBackground(node.path());
-		}
+		this.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+		this.engine.requests().deleteInBackground(node.path());
 	}
 
 	// The queue

@@ -134,9 +134,6 @@ abstract sealed class QueueDriver {
 					if (!isAtCeiling(sequence)) {
 						return sequence;
 					}
-					if (PlantedDefects.ceilingSortedByName) {
-						return 0L;
-					}
 					Long czxid = czxids.get(node);
 					if (czxid == null) {
 						throw new IllegalStateException("The creation zxid of " + node + " is not known");

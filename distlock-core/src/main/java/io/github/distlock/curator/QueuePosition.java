@@ -102,8 +102,7 @@ final class QueuePosition {
 	void resume() {
 		synchronized (this.owner) {
 			if ((this.state == PositionState.STALLED || this.state == PositionState.QUEUED)
-					&& this.our.isOfOtherHandle(this.engine.session().clientInstance())
-					&& !PlantedDefects.resumeWithOldSessionNode) {
+					&& this.our.isOfOtherHandle(this.engine.session().clientInstance())) {
 				// The server may keep our replaced session's node a while: we would wait
 				// for a predecessor we never see go. Deleted and made anew.
 				vanishedNode();
@@ -381,8 +380,7 @@ final class QueuePosition {
 			vanishedNode();
 			return;
 		}
-		LockLostException lost = (this.downgrade != null && !PlantedDefects.downgradeUncheckedAtGrant)
-				? this.downgrade.lostAtGrant(this.our.session()) : null;
+		LockLostException lost = (this.downgrade != null) ? this.downgrade.lostAtGrant(this.our.session()) : null;
 		if (lost != null) {
 			failed(lost);
 			return;

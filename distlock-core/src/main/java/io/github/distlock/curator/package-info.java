@@ -177,9 +177,12 @@
  * are the table of {@link io.github.distlock.curator.PositionState}. Transitions no
  * single test can force (they need a session to end between two particular answers) are
  * explored by the seeded, randomized history checker under faults. To show that it finds
- * what it must, its opt-in tests take out checks of the engine for a run through the
- * package-private {@link io.github.distlock.curator.PlantedDefects} switches (off in the
- * product; for those tests only).
+ * what it must, its opt-in tests plant defects without the engine reading anything: a
+ * test-side catalogue changes one line of an engine source file, compiles the patched
+ * file at test time and runs the checker in a class loader that takes the engine's
+ * classes from that output first (docs/failure-model.md, "Planted runs"). The catalogue
+ * names each line by its exact text, so a changed line here fails the planted test until
+ * the catalogue follows it.
  * <h2>The states of a leader's tenure</h2> A participant is not joined, queued (a queue
  * position with the latch driver, see its states), or has a node that led: leading, in
  * doubt, ended with its node kept, or draining. Relinquishing and leaving without open
