@@ -96,12 +96,11 @@ class MetricsDocsTests {
 		LockHandle lost = locks.mutex("docs/lost").acquire(Duration.ofSeconds(5));
 		Faults.expireSession(context.getBean(CuratorFramework.class));
 		await().atMost(Duration.ofSeconds(20)).until(() -> lost.state() == LockState.LOST);
-		// The handle shows the loss at once; listeners (metrics, observation)
-		// right after.
+		// The handle shows the loss at once; listeners (the observation) right after.
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> registry.find("distlock.lock.lost").counter() != null
-					&& registry.find("distlock.lost").tags("name", "docs/lost").counter().count() == 1);
+			.until(() -> registry.find("distlock.lock.hold.lost").tags("name", "docs/lost").counter() != null
+					&& registry.find("distlock.lock.hold.lost").tags("name", "docs/lost").counter().count() == 1);
 		lost.close();
 		exerciseAJob(context);
 	}

@@ -118,8 +118,7 @@ public abstract class AbstractFallbackOperationSource<O> implements OperationSou
 				return operation;
 			}
 		}
-		// A class's annotation applies to its public instance methods only, as a proxy's
-		// do.
+		// A class's annotation covers the public instance methods, which proxies see.
 		int modifiers = specificMethod.getModifiers();
 		if (!Modifier.isPublic(modifiers) || Modifier.isStatic(modifiers)) {
 			return null;
