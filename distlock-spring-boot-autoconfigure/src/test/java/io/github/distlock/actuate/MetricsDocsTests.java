@@ -28,6 +28,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
@@ -92,6 +93,12 @@ class MetricsDocsTests {
 				.runAsync(() -> assertThatExceptionOfType(LockTimeoutException.class)
 					.isThrownBy(() -> locks.mutex("docs/held").acquire(Duration.ofMillis(100))));
 			other.get();
+		}
+		// An acquisition that fails (other permits than the holder's): the failed
+		// outcome.
+		try (LockHandle pool = locks.semaphore("docs/pool", 2).acquire(Duration.ofSeconds(5))) {
+			assertThatExceptionOfType(LockConfigurationException.class)
+				.isThrownBy(() -> locks.semaphore("docs/pool", 3).acquire(Duration.ofSeconds(5)));
 		}
 		LockHandle lost = locks.mutex("docs/lost").acquire(Duration.ofSeconds(5));
 		Faults.expireSession(context.getBean(CuratorFramework.class));

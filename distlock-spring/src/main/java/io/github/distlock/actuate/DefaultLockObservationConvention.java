@@ -29,7 +29,9 @@ public class DefaultLockObservationConvention implements LockObservationConventi
 		KeyValues common = KeyValues.of(LowCardinalityKeyNames.KIND.withValue(LockTags.kind(context.kind())),
 				LowCardinalityKeyNames.NAME.withValue(context.path().template()));
 		if (context.phase() == DistlockObservationDocumentation.LOCK_HOLD) {
-			return common.and(LowCardinalityKeyNames.LOST.withValue(Boolean.toString(context.lost())));
+			// Until the release, the long-task timer and the loss event need no lost key.
+			return context.released()
+					? common.and(LowCardinalityKeyNames.LOST.withValue(Boolean.toString(context.lost()))) : common;
 		}
 		String outcome = context.outcome();
 		// While the acquisition waits, the long-task timer needs no outcome.

@@ -23,6 +23,8 @@ public final class LockObservationContext extends Observation.Context {
 
 	private volatile boolean lost;
 
+	private volatile boolean released;
+
 	private volatile long fencingToken = -1;
 
 	LockObservationContext(DistlockObservationDocumentation phase, LockKind kind, LockPath path) {
@@ -65,6 +67,18 @@ public final class LockObservationContext extends Observation.Context {
 
 	void setLost() {
 		this.lost = true;
+	}
+
+	/**
+	 * Whether the hold has ended: its {@code lost} key is known only then, so the
+	 * long-task timer and the loss counter do not carry it.
+	 */
+	public boolean released() {
+		return this.released;
+	}
+
+	void setReleased() {
+		this.released = true;
 	}
 
 	/** The fencing token of the hold, or -1 for an acquisition. */

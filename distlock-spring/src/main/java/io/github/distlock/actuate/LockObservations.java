@@ -118,6 +118,7 @@ public final class LockObservations implements LockEventListener {
 		public void released() {
 			Observation hold = this.hold;
 			if (hold != null) {
+				((LockObservationContext) hold.getContext()).setReleased();
 				hold.stop();
 			}
 		}
