@@ -71,7 +71,7 @@ base=${bases[0]}
 for b in "${bases[@]}"; do
   curl -sf -X POST "$b/api/inventory/widget/purchase?quantity=1" >/dev/null || fail "the first purchase at $b failed"
   curl -sf "$b/actuator/prometheus" >"$work/scrape.txt" || fail "no /actuator/prometheus at $b"
-  grep -q '^distlock_acquire_seconds_count' "$work/scrape.txt" || fail "no distlock meters at $b/actuator/prometheus"
+  grep -q '^distlock_lock_acquire_seconds_count' "$work/scrape.txt" || fail "no distlock meters at $b/actuator/prometheus"
 done
 
 prom_port=$(free_port)

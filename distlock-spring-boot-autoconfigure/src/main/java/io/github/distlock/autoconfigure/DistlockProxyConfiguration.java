@@ -17,7 +17,7 @@ import io.github.distlock.core.Locks;
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
 import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LockOperationSource;
-import io.github.distlock.interceptor.LockOperationSourceAdvisor;
+import io.github.distlock.interceptor.OperationSourceAdvisor;
 
 /**
  * Infrastructure beans that put a lock around annotated methods: the operation source,
@@ -47,11 +47,10 @@ class DistlockProxyConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	@ConditionalOnMissingBean
-	static LockOperationSourceAdvisor lockOperationSourceAdvisor(LockOperationSource lockOperationSource,
+	@ConditionalOnMissingBean(name = "lockOperationSourceAdvisor")
+	static OperationSourceAdvisor lockOperationSourceAdvisor(LockOperationSource lockOperationSource,
 			LockInterceptor lockInterceptor, ObjectProvider<DistlockProperties> properties) {
-		LockOperationSourceAdvisor advisor = new LockOperationSourceAdvisor(lockOperationSource);
-		advisor.setAdvice(lockInterceptor);
+		OperationSourceAdvisor advisor = new OperationSourceAdvisor(lockOperationSource, lockInterceptor);
 		advisor.setOrderSupplier(() -> {
 			DistlockProperties distlock = properties.getIfAvailable();
 			return (distlock != null) ? distlock.getLock().getOrder() : Ordered.LOWEST_PRECEDENCE - 1;

@@ -148,11 +148,11 @@ class ActuatorHttpTests {
 		assertThat(invalid.read("$.path", String.class)).isEqualTo("inventory/..");
 		assertThat(invalid.read("$.message", String.class)).startsWith("Invalid lock path 'inventory/..': ")
 			.contains("'..'");
-		assertThat(this.meterRegistry.get("distlock.acquire")
+		assertThat(this.meterRegistry.get("distlock.lock.acquire")
 			.tags("kind", "mutex", "name", "inventory/#{#sku}", "outcome", "acquired")
 			.timer()
 			.count()).isOne();
-		DocumentContext metric = getJson("/actuator/metrics/distlock.hold", 200);
+		DocumentContext metric = getJson("/actuator/metrics/distlock.lock.hold", 200);
 		assertThat(metric.read("$.availableTags[?(@.tag == 'name')].values[*]", List.class))
 			.containsExactly("inventory/#{#sku}");
 	}

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -38,9 +39,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link LockMetrics} and {@link LockObservations} against a real ZooKeeper server, a
- * real {@link SimpleMeterRegistry} and a {@link TestObservationRegistry}: exactly the
- * documented names and tags, with the path template, never the resolved path.
+ * {@link LockObservations} against a real ZooKeeper server, a
+ * {@link TestObservationRegistry} and, through Micrometer's
+ * {@link DefaultMeterObservationHandler} (the handler Boot installs), a real
+ * {@link SimpleMeterRegistry}: exactly the documented meters, names and tags, with the
+ * path template, never the resolved path, each meter from the observations alone.
  */
 class LockMetricsTests {
 
@@ -64,9 +67,10 @@ class LockMetricsTests {
 
 	@BeforeEach
 	void start() throws Exception {
-		this.observationRegistry.observationConfig().observationHandler(new EventRecorder());
+		this.observationRegistry.observationConfig()
+			.observationHandler(new EventRecorder())
+			.observationHandler(new DefaultMeterObservationHandler(this.meterRegistry));
 		this.observed = this.zookeeper.newNode();
-		this.observed.addEventListener(new LockMetrics(this.meterRegistry));
 		this.observed.addEventListener(new LockObservations(this.observationRegistry));
 		this.other = this.zookeeper.newNode();
 	}
@@ -80,35 +84,57 @@ class LockMetricsTests {
 	void acquisitionAndHoldAreTimedByTemplateAndOutcome() throws Exception {
 		LockPath path = LockPath.of("orders", "42");
 		try (LockHandle handle = this.observed.mutex(path).acquire(Duration.ofSeconds(5))) {
-			assertThat(activeTasks("mutex", "orders/{}", "held")).isEqualTo(1);
-			assertThat(activeTasks("mutex", "orders/{}", "waiting")).isZero();
+			assertThat(activeTasks("distlock.lock.hold", "mutex", "orders/{}")).isEqualTo(1);
+			assertThat(activeTasks("distlock.lock.acquire", "mutex", "orders/{}")).isZero();
 		}
-		assertThat(activeTasks("mutex", "orders/{}", "held")).isZero();
-		assertThat(this.meterRegistry.get("distlock.acquire")
-			.tags("kind", "mutex", "name", "orders/{}", "outcome", "acquired")
+		assertThat(activeTasks("distlock.lock.hold", "mutex", "orders/{}")).isZero();
+		assertThat(acquireCount("mutex", "orders/{}", "acquired")).isOne();
+		assertThat(this.meterRegistry.get("distlock.lock.hold")
+			.tags("kind", "mutex", "name", "orders/{}", "lost", "false", "error", "none")
 			.timer()
 			.count()).isOne();
-		assertThat(this.meterRegistry.get("distlock.hold").tags("kind", "mutex", "name", "orders/{}").timer().count())
-			.isOne();
-		assertThat(this.meterRegistry.get("distlock.lost").tags("kind", "mutex", "name", "orders/{}").counter().count())
-			.isZero();
+		assertThat(this.meterRegistry.find("distlock.lock.hold.lost").counter()).isNull();
 		assertThat(this.meterRegistry.getMeters()).allSatisfy((meter) -> {
-			assertThat(meter.getId().getName()).isIn("distlock.acquire", "distlock.hold", "distlock.active",
-					"distlock.lost");
-			assertThat(meter.getId().getTags()).extracting(Tag::getKey).isSubsetOf("kind", "name", "outcome", "state");
+			assertThat(meter.getId().getName()).isIn("distlock.lock.acquire", "distlock.lock.acquire.active",
+					"distlock.lock.hold", "distlock.lock.hold.active");
+			assertThat(meter.getId().getTags()).extracting(Tag::getKey)
+				.isSubsetOf("kind", "name", "outcome", "lost", "error");
 			assertThat(meter.getId().getTags()).extracting(Tag::getValue).doesNotContain("orders/42");
 		});
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
-			.hasNumberOfObservationsWithNameEqualTo("distlock.lock", 1)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock.acquire", 1)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock.hold", 1)
 			.hasHandledContextsThatSatisfy((contexts) -> {
-				Observation.Context context = contexts.get(0);
-				assertThat(context.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("kind", "mutex"),
-						KeyValue.of("name", "orders/{}"), KeyValue.of("outcome", "acquired"),
-						KeyValue.of("lost", "false"));
-				assertThat(context.getHighCardinalityKeyValue("path").getValue()).isEqualTo("orders/42");
-				assertThat(context.getHighCardinalityKeyValue("fencing.token")).isNotNull();
-				assertThat(this.events.get(context)).containsExactly("acquired");
+				Observation.Context acquire = contexts.get(0);
+				assertThat(acquire.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("kind", "mutex"),
+						KeyValue.of("name", "orders/{}"), KeyValue.of("outcome", "acquired"));
+				assertThat(acquire.getHighCardinalityKeyValue("path").getValue()).isEqualTo("orders/42");
+				Observation.Context hold = contexts.get(1);
+				assertThat(hold.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("kind", "mutex"),
+						KeyValue.of("name", "orders/{}"), KeyValue.of("lost", "false"));
+				assertThat(hold.getHighCardinalityKeyValue("fencing.token").getValue()).isNotEqualTo("-1");
+				assertThat(this.events.get(hold)).isNull();
 			});
+	}
+
+	@Test
+	void userConventionReplacesTheKeysButNotTheNames() throws Exception {
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		CuratorLocks locks = this.zookeeper.newNode();
+		locks.addEventListener(new LockObservations(registry, new DefaultLockObservationConvention() {
+
+			@Override
+			public io.micrometer.common.KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
+				return super.getLowCardinalityKeyValues(context).and("team", "shop");
+			}
+
+		}));
+		locks.mutex("custom").acquire(Duration.ofSeconds(5)).close();
+		TestObservationRegistryAssert.assertThat(registry)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock.acquire", 1)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock.hold", 1)
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).allSatisfy(
+					(context) -> assertThat(context.getLowCardinalityKeyValue("team").getValue()).isEqualTo("shop")));
 	}
 
 	@Test
@@ -123,26 +149,27 @@ class LockMetricsTests {
 				}
 			});
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(activeTasks("mutex", "reports/daily", "waiting")).isOne());
+				.untilAsserted(
+						() -> assertThat(activeTasks("distlock.lock.acquire", "mutex", "reports/daily")).isOne());
 			assertThat(this.observed.waitingAcquisitions()).singleElement()
 				.satisfies((waiting) -> assertThat(waiting.path()).isEqualTo(path));
 			held.close();
 			assertThat(waiter.get(10, TimeUnit.SECONDS)).isPositive();
 		}
 		assertThat(this.observed.waitingAcquisitions()).isEmpty();
-		assertThat(activeTasks("mutex", "reports/daily", "waiting")).isZero();
+		assertThat(activeTasks("distlock.lock.acquire", "mutex", "reports/daily")).isZero();
 		assertThat(acquireCount("mutex", "reports/daily", "timed_out")).isOne();
 		assertThat(acquireCount("mutex", "reports/daily", "acquired")).isOne();
-		assertThat(this.meterRegistry.get("distlock.acquire")
+		assertThat(this.meterRegistry.get("distlock.lock.acquire")
 			.tags("outcome", "timed_out")
 			.timer()
 			.totalTime(TimeUnit.MILLISECONDS)).isPositive();
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
-			.hasNumberOfObservationsWithNameEqualTo("distlock.lock", 2)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock.acquire", 2)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock.hold", 1)
 			.hasAnObservationWithAKeyValue("outcome", "timed_out")
 			.hasAnObservationWithAKeyValue("outcome", "acquired")
-			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).allSatisfy(
-					(context) -> assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false")));
+			.hasAnObservationWithAKeyValue("lost", "false");
 	}
 
 	@Test
@@ -151,11 +178,14 @@ class LockMetricsTests {
 			assertThatExceptionOfType(LockConfigurationException.class)
 				.isThrownBy(() -> this.observed.semaphore("pool", 3).acquire(Duration.ofSeconds(5)));
 		}
-		assertThat(acquireCount("semaphore", "pool", "failed")).isOne();
+		assertThat(this.meterRegistry.get("distlock.lock.acquire")
+			.tags("kind", "semaphore", "name", "pool", "outcome", "failed", "error", "LockConfigurationException")
+			.timer()
+			.count()).isOne();
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
 			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).singleElement().satisfies((context) -> {
+				assertThat(context.getName()).isEqualTo("distlock.lock.acquire");
 				assertThat(context.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("failed");
-				assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("false");
 				assertThat(context.getError()).isInstanceOf(LockConfigurationException.class);
 			}));
 	}
@@ -168,30 +198,34 @@ class LockMetricsTests {
 		await().atMost(Duration.ofSeconds(20)).until(() -> handle.state() == LockState.LOST);
 		// The handle shows the loss at once; listeners are told right after.
 		await().atMost(Duration.ofSeconds(5))
-			.untilAsserted(() -> assertThat(
-					this.meterRegistry.get("distlock.lost").tags("kind", "mutex", "name", "jobs/{}").counter().count())
-				.isOne());
+			.untilAsserted(() -> assertThat(this.meterRegistry.find("distlock.lock.hold.lost")
+				.tags("kind", "mutex", "name", "jobs/{}")
+				.counter()).isNotNull().satisfies((lost) -> assertThat(lost.count()).isOne()));
 		handle.close();
-		assertThat(this.meterRegistry.get("distlock.hold").tags("kind", "mutex", "name", "jobs/{}").timer().count())
-			.isOne();
+		assertThat(this.meterRegistry.get("distlock.lock.hold")
+			.tags("kind", "mutex", "name", "jobs/{}", "lost", "true")
+			.timer()
+			.count()).isOne();
 		TestObservationRegistryAssert.assertThat(this.observationRegistry)
-			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).singleElement().satisfies((context) -> {
+			.hasNumberOfObservationsWithNameEqualTo("distlock.lock.hold", 1)
+			.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).last().satisfies((context) -> {
+				assertThat(context.getName()).isEqualTo("distlock.lock.hold");
 				assertThat(context.getLowCardinalityKeyValue("lost").getValue()).isEqualTo("true");
 				assertThat(context.getLowCardinalityKeyValue("name").getValue()).isEqualTo("jobs/{}");
-				assertThat(this.events.get(context)).containsExactly("acquired", "lost");
+				assertThat(this.events.get(context)).containsExactly("lost");
 			}));
 	}
 
 	private double acquireCount(String kind, String name, String outcome) {
-		return this.meterRegistry.get("distlock.acquire")
+		return this.meterRegistry.get("distlock.lock.acquire")
 			.tags("kind", kind, "name", name, "outcome", outcome)
 			.timer()
 			.count();
 	}
 
-	private int activeTasks(String kind, String name, String state) {
-		return this.meterRegistry.get("distlock.active")
-			.tags("kind", kind, "name", name, "state", state)
+	private int activeTasks(String observation, String kind, String name) {
+		return this.meterRegistry.get(observation + ".active")
+			.tags("kind", kind, "name", name)
 			.longTaskTimer()
 			.activeTasks();
 	}

@@ -28,6 +28,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
@@ -93,15 +94,20 @@ class MetricsDocsTests {
 					.isThrownBy(() -> locks.mutex("docs/held").acquire(Duration.ofMillis(100))));
 			other.get();
 		}
+		// An acquisition that fails (other permits than the holder's): the failed
+		// outcome.
+		try (LockHandle pool = locks.semaphore("docs/pool", 2).acquire(Duration.ofSeconds(5))) {
+			assertThatExceptionOfType(LockConfigurationException.class)
+				.isThrownBy(() -> locks.semaphore("docs/pool", 3).acquire(Duration.ofSeconds(5)));
+		}
 		LockHandle lost = locks.mutex("docs/lost").acquire(Duration.ofSeconds(5));
 		Faults.expireSession(context.getBean(CuratorFramework.class));
 		await().atMost(Duration.ofSeconds(20)).until(() -> lost.state() == LockState.LOST);
-		// The handle shows the loss at once; listeners (metrics, observation)
-		// right after.
+		// The handle shows the loss at once; listeners (the observation) right after.
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> registry.find("distlock.lock.lost").counter() != null
-					&& registry.find("distlock.lost").tags("name", "docs/lost").counter().count() == 1);
+			.until(() -> registry.find("distlock.lock.hold.lost").tags("name", "docs/lost").counter() != null
+					&& registry.find("distlock.lock.hold.lost").tags("name", "docs/lost").counter().count() == 1);
 		lost.close();
 		exerciseAJob(context);
 	}

@@ -66,7 +66,7 @@ class OpsDashboardTests {
 			MetricsDocsTests.exerciseEveryOutcome(context);
 			scraped = series(context.getBean(PrometheusMeterRegistry.class).scrape());
 		}
-		assertThat(scraped).containsKeys("distlock_acquire_seconds_count", "distlock_lost_total");
+		assertThat(scraped).containsKeys("distlock_lock_acquire_seconds_count", "distlock_lock_hold_lost_total");
 	}
 
 	@Test
@@ -118,7 +118,7 @@ class OpsDashboardTests {
 		check("sum by (name) (rate(distlock_acquire_count[5m]))", problems);
 		check("sum by (path) (distlock_hold_seconds_count)", problems);
 		check("distlock_lost_total{outcome=\"lost\"}", problems);
-		check("distlock_acquire_seconds_count{outcome=\"timeout\"}", problems);
+		check("distlock_lock_acquire_seconds_count{outcome=\"timeout\"}", problems);
 		assertThat(problems).hasSize(4);
 	}
 

@@ -26,7 +26,7 @@ import io.github.distlock.core.LockPath;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
 import io.github.distlock.interceptor.LockInterceptor;
-import io.github.distlock.interceptor.LockOperationSourceAdvisor;
+import io.github.distlock.interceptor.OperationSourceAdvisor;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -69,8 +69,7 @@ class BadInputCatalogueTests {
 	@SuppressWarnings("unchecked")
 	private static <T> T proxy(T target, boolean jdk) {
 		AnnotationLockOperationSource source = new AnnotationLockOperationSource();
-		LockOperationSourceAdvisor advisor = new LockOperationSourceAdvisor(source);
-		advisor.setAdvice(new LockInterceptor(source, () -> locks));
+		OperationSourceAdvisor advisor = new OperationSourceAdvisor(source, new LockInterceptor(source, () -> locks));
 		ProxyFactory factory = new ProxyFactory(target);
 		factory.setProxyTargetClass(!jdk);
 		factory.addAdvisor(advisor);

@@ -34,7 +34,7 @@ class DistlockProxyConfigurationTests {
 	@Test
 	void advisorOrderDefaultsToJustOutsideTransactions() {
 		AnnotationConfigApplicationContext context = contexts.start();
-		assertThat(context.getBean(LockOperationSourceAdvisor.class).getOrder())
+		assertThat(context.getBean("lockOperationSourceAdvisor", OperationSourceAdvisor.class).getOrder())
 			.isEqualTo(Ordered.LOWEST_PRECEDENCE - 1);
 	}
 
@@ -42,7 +42,8 @@ class DistlockProxyConfigurationTests {
 	void advisorOrderFollowsTheProperty() {
 		AnnotationConfigApplicationContext context = contexts.start();
 		context.getBean(DistlockProperties.class).getLock().setOrder(42);
-		assertThat(context.getBean(LockOperationSourceAdvisor.class).getOrder()).isEqualTo(42);
+		assertThat(context.getBean("lockOperationSourceAdvisor", OperationSourceAdvisor.class).getOrder())
+			.isEqualTo(42);
 	}
 
 	@Test

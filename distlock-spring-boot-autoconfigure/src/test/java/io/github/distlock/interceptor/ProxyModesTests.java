@@ -74,8 +74,7 @@ class ProxyModesTests {
 
 	private Job proxy(Job target, boolean proxyTargetClass) {
 		AnnotationLockOperationSource source = new AnnotationLockOperationSource();
-		LockOperationSourceAdvisor advisor = new LockOperationSourceAdvisor(source);
-		advisor.setAdvice(new LockInterceptor(source, () -> locks));
+		OperationSourceAdvisor advisor = new OperationSourceAdvisor(source, new LockInterceptor(source, () -> locks));
 		ProxyFactory factory = new ProxyFactory(target);
 		factory.setProxyTargetClass(proxyTargetClass);
 		if (!proxyTargetClass) {

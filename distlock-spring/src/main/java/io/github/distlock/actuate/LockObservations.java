@@ -1,45 +1,46 @@
 package io.github.distlock.actuate;
 
-import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.LockEventListener;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
 
 /**
- * One {@link Observation} named {@value #NAME} per lock acquisition, for tracing: started
- * when the acquisition starts and stopped when the lock is released, or when the
- * acquisition times out or fails. Low-cardinality key values: {@code kind}, {@code name}
- * (the path {@linkplain LockPath#template() template}), {@code outcome}
- * ({@code acquired}, {@code timed_out}, {@code cancelled}, {@code failed}) and
- * {@code lost} ({@code true} if an acquired lock was lost while held, else
- * {@code false}); high-cardinality key values: {@code path} (the resolved path) and
- * {@code fencing.token}. Events: {@code acquired} and {@code lost}.
+ * The one source of distlock's lock metrics and spans: per acquisition, one
+ * {@link DistlockObservationDocumentation#LOCK_ACQUIRE} observation from its start until
+ * it ends, and for an acquired lock one
+ * {@link DistlockObservationDocumentation#LOCK_HOLD} observation from the acquisition
+ * until the release, with a {@code lost} event if the lock is lost while held. Boot's
+ * default meter handler derives the timers, long-task timers and the loss counter from
+ * them; no meter is written by hand.
  * <p>
  * No scope is opened: a hold may end on another thread than the one that started it.
  */
 public final class LockObservations implements LockEventListener {
 
-	/** Name of the observation. */
-	public static final String NAME = "distlock.lock";
-
-	private static final String LOST = "lost";
-
-	private static final Observation.Event ACQUIRED_EVENT = Observation.Event.of("acquired",
-			"distributed lock acquired");
-
-	private static final Observation.Event LOST_EVENT = Observation.Event.of("lost", "distributed lock lost");
-
 	private final ObservationRegistry registry;
+
+	private final @Nullable LockObservationConvention convention;
+
+	/**
+	 * Create the observations with the default convention.
+	 * @param registry where to record them
+	 */
+	public LockObservations(ObservationRegistry registry) {
+		this(registry, null);
+	}
 
 	/**
 	 * Create the observations.
 	 * @param registry where to record them
+	 * @param convention the convention replacing the default one, or {@code null}
 	 */
-	public LockObservations(ObservationRegistry registry) {
+	public LockObservations(ObservationRegistry registry, @Nullable LockObservationConvention convention) {
 		this.registry = registry;
+		this.convention = convention;
 	}
 
 	@Override
@@ -47,68 +48,79 @@ public final class LockObservations implements LockEventListener {
 		if (this.registry.isNoop()) {
 			return AcquisitionListener.NONE;
 		}
-		String name = path.template();
-		Observation observation = Observation.createNotStarted(NAME, this.registry)
-			.contextualName("lock " + name)
-			.lowCardinalityKeyValue(LockTags.KIND, LockTags.kind(kind))
-			.lowCardinalityKeyValue(LockTags.NAME, name)
-			.highCardinalityKeyValue("path", path.value());
-		if (observation.isNoop()) {
+		LockObservationContext context = new LockObservationContext(DistlockObservationDocumentation.LOCK_ACQUIRE, kind,
+				path);
+		Observation acquisition = observe(context);
+		if (acquisition.isNoop()) {
 			return AcquisitionListener.NONE;
 		}
-		return new ObservedAcquisition(observation.start());
+		return new ObservedAcquisition(acquisition.start(), context);
 	}
 
-	private static final class ObservedAcquisition implements AcquisitionListener {
+	private Observation observe(LockObservationContext context) {
+		return context.phase()
+			.observation(this.convention, DefaultLockObservationConvention.INSTANCE, () -> context, this.registry);
+	}
 
-		private final Observation observation;
+	private final class ObservedAcquisition implements AcquisitionListener {
 
-		private volatile boolean lost;
+		private final Observation acquisition;
 
-		ObservedAcquisition(Observation observation) {
-			this.observation = observation;
+		private final LockObservationContext context;
+
+		private volatile @Nullable Observation hold;
+
+		ObservedAcquisition(Observation acquisition, LockObservationContext context) {
+			this.acquisition = acquisition;
+			this.context = context;
 		}
 
 		@Override
 		public void acquired(long fencingToken) {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.ACQUIRED)
-				.highCardinalityKeyValue("fencing.token", Long.toString(fencingToken))
-				.event(ACQUIRED_EVENT);
+			end(LockTags.ACQUIRED);
+			LockObservationContext held = new LockObservationContext(DistlockObservationDocumentation.LOCK_HOLD,
+					this.context.kind(), this.context.path());
+			held.setFencingToken(fencingToken);
+			this.hold = observe(held).start();
 		}
 
-		// Every stopped observation carries the same keys: a meter registry such as
-		// Prometheus's refuses a second timer of one name with other tag keys.
 		@Override
 		public void timedOut() {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.TIMED_OUT)
-				.lowCardinalityKeyValue(LOST, "false")
-				.stop();
+			end(LockTags.TIMED_OUT);
 		}
 
 		@Override
 		public void cancelled() {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.CANCELLED)
-				.lowCardinalityKeyValue(LOST, "false")
-				.stop();
+			end(LockTags.CANCELLED);
 		}
 
 		@Override
 		public void failed(Throwable error) {
-			this.observation.lowCardinalityKeyValue(LockTags.OUTCOME, LockTags.FAILED)
-				.lowCardinalityKeyValue(LOST, "false")
-				.error(error)
-				.stop();
+			this.acquisition.error(error);
+			end(LockTags.FAILED);
+		}
+
+		private void end(String outcome) {
+			this.context.setOutcome(outcome);
+			this.acquisition.stop();
 		}
 
 		@Override
 		public void lost() {
-			this.lost = true;
-			this.observation.event(LOST_EVENT);
+			Observation hold = this.hold;
+			if (hold != null) {
+				((LockObservationContext) hold.getContext()).setLost();
+				hold.event(DistlockObservationDocumentation.Events.LOST);
+			}
 		}
 
 		@Override
 		public void released() {
-			this.observation.lowCardinalityKeyValue(KeyValue.of(LOST, Boolean.toString(this.lost))).stop();
+			Observation hold = this.hold;
+			if (hold != null) {
+				((LockObservationContext) hold.getContext()).setReleased();
+				hold.stop();
+			}
 		}
 
 	}

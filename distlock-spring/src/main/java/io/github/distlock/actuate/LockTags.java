@@ -18,8 +18,6 @@ final class LockTags {
 
 	static final String OUTCOME = "outcome";
 
-	static final String STATE = "state";
-
 	static final String ACQUIRED = "acquired";
 
 	static final String TIMED_OUT = "timed_out";

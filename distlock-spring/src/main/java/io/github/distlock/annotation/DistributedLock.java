@@ -30,7 +30,7 @@ import org.springframework.core.annotation.AliasFor;
  * time, missing fallback, ...) fails the application at startup with a
  * {@link io.github.distlock.core.LockConfigurationException} naming the method.
  */
-@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Target({ ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface DistributedLock {

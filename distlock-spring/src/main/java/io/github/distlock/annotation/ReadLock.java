@@ -27,7 +27,7 @@ import org.springframework.core.annotation.AliasFor;
  * Otherwise it behaves as {@link DistributedLock @DistributedLock}: the method never runs
  * without its lock, one lock annotation per method, misconfigurations fail at startup.
  */
-@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Target({ ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface ReadLock {

@@ -38,7 +38,7 @@ import org.springframework.core.annotation.AliasFor;
  * when the call resolves it. Otherwise it behaves as
  * {@link DistributedLock @DistributedLock}.
  */
-@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Target({ ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface Semaphore {

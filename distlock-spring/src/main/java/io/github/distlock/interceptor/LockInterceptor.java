@@ -20,7 +20,7 @@ import io.github.distlock.core.Locks;
  */
 public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
 
-	private final LockOperationSource source;
+	private final OperationSource<LockOperation> source;
 
 	private final LockOperationExecutor executor;
 
@@ -29,7 +29,7 @@ public class LockInterceptor implements MethodInterceptor, BeanFactoryAware {
 	 * @param source where the operations come from
 	 * @param locks the lock API, asked for on the first locked call
 	 */
-	public LockInterceptor(LockOperationSource source, Supplier<Locks> locks) {
+	public LockInterceptor(OperationSource<LockOperation> source, Supplier<Locks> locks) {
 		this.source = source;
 		// One expression evaluator: the one that parsed the operations, if there is one.
 		LockExpressionEvaluator evaluator = (source instanceof AnnotationLockOperationSource annotations)

@@ -40,9 +40,15 @@ class LockOperationBeanRegistrationAotProcessor implements BeanRegistrationAotPr
 	public @Nullable BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {
 		Class<?> beanClass = ClassUtils.getUserClass(registeredBean.getBeanClass());
 		Set<String> fallbacks = new LinkedHashSet<>();
-		// @LeaderOnly may annotate the class: every public method is then leader-only.
-		boolean[] locked = {
-				MergedAnnotations.from(beanClass, SearchStrategy.TYPE_HIERARCHY).isPresent(LeaderOnly.class) };
+		// An annotation may be on the class: every public method then has it.
+		boolean[] locked = { false };
+		MergedAnnotations.from(beanClass, SearchStrategy.TYPE_HIERARCHY, RepeatableContainers.none())
+			.stream()
+			.filter((annotation) -> LOCK_ANNOTATIONS.contains(annotation.getType()))
+			.forEach((annotation) -> {
+				locked[0] = true;
+				fallback(annotation).ifPresent(fallbacks::add);
+			});
 		ReflectionUtils.doWithMethods(beanClass, (method) -> {
 			MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY, RepeatableContainers.none())
 				.stream()

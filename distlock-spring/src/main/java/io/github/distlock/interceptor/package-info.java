@@ -4,8 +4,12 @@
  * ({@link io.github.distlock.interceptor.AnnotationLockOperationSource}, which caches
  * what {@code LockAnnotationParser} and {@code FallbackMethodResolver} make of an
  * annotation; {@link io.github.distlock.interceptor.LeaderOnlyOperationSource} for
- * {@code @LeaderOnly}). An operation carries all that is decided at startup: the path
- * template, the wait time and the hold time
+ * {@code @LeaderOnly}; both, and the {@code @ScheduledOnce} source, on
+ * {@link io.github.distlock.interceptor.AbstractFallbackOperationSource}, which holds the
+ * one cache and the one order in which an annotation is looked for). One
+ * {@link io.github.distlock.interceptor.OperationSourceAdvisor}, parameterized by its
+ * source and interceptor, advises each of them. An operation carries all that is decided
+ * at startup: the path template, the wait time and the hold time
  * ({@link io.github.distlock.interceptor.DurationTemplate}), the
  * {@link io.github.distlock.interceptor.TimeoutPolicy}, and how long the method's work
  * lasts, which its return type tells

@@ -18,9 +18,10 @@ import io.github.distlock.core.ScheduledJobs;
 /**
  * Fires a {@code @ScheduledOnce} method's job through {@link ScheduledJobs}: the call
  * runs the method only if it claims its slot. The firing's time is the clock's when the
- * call starts. Returns the method's result when it ran, {@code null} when it skipped.
+ * call starts. Returns the method's result when it ran, {@code null} when it skipped. Its
+ * advisor is ordered outside the lock advisors: a firing that skips takes no other lock.
  */
-final class ScheduledOnceInterceptor implements MethodInterceptor {
+public final class ScheduledOnceInterceptor implements MethodInterceptor {
 
 	/** Set on the thread of a catch-up run at start. */
 	private static final ThreadLocal<@Nullable Boolean> catchingUp = new ThreadLocal<>();
@@ -31,7 +32,14 @@ final class ScheduledOnceInterceptor implements MethodInterceptor {
 
 	private final Supplier<Clock> clock;
 
-	ScheduledOnceInterceptor(ScheduledOnceOperationSource source, Supplier<ScheduledJobs> jobs, Supplier<Clock> clock) {
+	/**
+	 * Create an interceptor.
+	 * @param source where the operations come from
+	 * @param jobs the jobs, asked for on the first firing
+	 * @param clock the clock of the firings, asked for on each firing
+	 */
+	public ScheduledOnceInterceptor(ScheduledOnceOperationSource source, Supplier<ScheduledJobs> jobs,
+			Supplier<Clock> clock) {
 		this.source = source;
 		this.jobs = jobs;
 		this.clock = clock;

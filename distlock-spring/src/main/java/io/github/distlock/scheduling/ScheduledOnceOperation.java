@@ -16,6 +16,6 @@ import io.github.distlock.core.ScheduledJob;
  * planned time)
  * @param method the method, as messages name it
  */
-record ScheduledOnceOperation(ScheduledJob job, MissedRuns missed, Duration catchUpWithin, Duration earlyFiring,
+public record ScheduledOnceOperation(ScheduledJob job, MissedRuns missed, Duration catchUpWithin, Duration earlyFiring,
 		String method) {
 }

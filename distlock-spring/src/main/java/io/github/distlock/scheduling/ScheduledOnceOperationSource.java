@@ -1,5 +1,6 @@
 package io.github.distlock.scheduling;
 
+import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,17 +16,20 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.aop.support.AopUtils;
-import org.springframework.core.MethodClassKey;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.config.EmbeddedValueResolver;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.annotation.Schedules;
 import org.springframework.scheduling.support.CronExpression;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
 
@@ -35,78 +39,62 @@ import io.github.distlock.core.JobSchedule;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.ScheduledJob;
+import io.github.distlock.interceptor.AbstractFallbackOperationSource;
 
 /**
  * Parses {@code @ScheduledOnce} methods once, with the {@code @Scheduled} annotation on
  * the same method, into {@link ScheduledOnceOperation}s, cached per method and target
- * class; a method that cannot work fails at startup with a message naming the method, the
- * annotation and the value. Names are checked to be unique among the methods this source
- * parsed.
+ * class and found in the order of {@link AbstractFallbackOperationSource}; a method that
+ * cannot work fails at startup with a message naming the method, the annotation and the
+ * value. Names are checked to be unique among the methods this source parsed.
  */
-final class ScheduledOnceOperationSource {
-
-	private static final Object NONE = new Object();
+public final class ScheduledOnceOperationSource extends AbstractFallbackOperationSource<ScheduledOnceOperation>
+		implements BeanFactoryAware {
 
 	/** How much earlier than its slot a firing of a cron schedule may come. */
 	private static final Duration EARLY_FIRING = Duration.ofMillis(50);
-
-	private final Map<MethodClassKey, Object> operations = new ConcurrentHashMap<>();
 
 	private final Map<String, Method> names = new ConcurrentHashMap<>();
 
 	private volatile @Nullable StringValueResolver resolver;
 
-	/**
-	 * Resolve {@code ${placeholders}} in the annotations' values with the given resolver.
-	 * @param resolver the resolver, usually the bean factory's
-	 */
-	void setValueResolver(StringValueResolver resolver) {
-		this.resolver = resolver;
-	}
-
-	/** Whether the class has a {@code @ScheduledOnce} method; parses them all. */
-	boolean hasOperations(Class<?> clazz) {
-		if (!AnnotationUtils.isCandidateClass(clazz, ScheduledOnce.class)) {
-			return false;
-		}
-		boolean found = false;
-		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(clazz, ReflectionUtils.USER_DECLARED_METHODS)) {
-			found |= getOperation(method, clazz) != null;
-		}
-		return found;
+	public ScheduledOnceOperationSource() {
+		super(Set.of(ScheduledOnce.class));
 	}
 
 	/**
-	 * Return the operation of the method, or {@code null} if it has no
-	 * {@code @ScheduledOnce}.
-	 * @param method the method
-	 * @param targetClass the class of the target, if known
-	 * @return the operation
-	 * @throws LockConfigurationException if the annotations cannot work
+	 * Resolve {@code ${placeholders}} in the annotations' values with the bean factory's
+	 * embedded value resolver.
 	 */
-	@Nullable ScheduledOnceOperation getOperation(Method method, @Nullable Class<?> targetClass) {
-		if (method.getDeclaringClass() == Object.class) {
-			return null;
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		if (beanFactory instanceof ConfigurableBeanFactory configurable) {
+			this.resolver = new EmbeddedValueResolver(configurable);
 		}
-		MethodClassKey key = new MethodClassKey(method, targetClass);
-		Object cached = this.operations.get(key);
-		if (cached == null) {
-			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-			ScheduledOnceOperation parsed = parse(specific);
-			if (parsed == null && specific != method) {
-				parsed = parse(method);
-			}
-			cached = (parsed != null) ? parsed : NONE;
-			this.operations.put(key, cached);
-		}
-		return (cached != NONE) ? (ScheduledOnceOperation) cached : null;
 	}
 
-	private @Nullable ScheduledOnceOperation parse(Method method) {
-		ScheduledOnce once = AnnotatedElementUtils.findMergedAnnotation(method, ScheduledOnce.class);
-		if (once == null) {
+	@Override
+	protected @Nullable ScheduledOnceOperation findOperation(AnnotatedElement element, Method method,
+			Class<?> targetClass) {
+		MergedAnnotation<ScheduledOnce> found = MergedAnnotations.from(element, SearchStrategy.TYPE_HIERARCHY)
+			.get(ScheduledOnce.class);
+		if (!found.isPresent()) {
 			return null;
 		}
+		// @Scheduled is on the class's method, else on the method it implements (Spring's
+		// scheduling finds it on an interface method too).
+		Set<Scheduled> scheduled = scheduled(method);
+		if (scheduled.isEmpty()) {
+			scheduled = AnnotatedElementUtils.findMergedRepeatableAnnotations(method, Scheduled.class, Schedules.class);
+		}
+		return parse(found.synthesize(), method, scheduled);
+	}
+
+	private static Set<Scheduled> scheduled(Method method) {
+		return AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class, Schedules.class);
+	}
+
+	private ScheduledOnceOperation parse(ScheduledOnce once, Method method, Set<Scheduled> scheduled) {
 		String description = describe(method);
 		String name = resolve(once.value());
 		String at = description + ": @ScheduledOnce(\"" + once.value() + "\")";
@@ -121,8 +109,6 @@ final class ScheduledOnceOperationSource {
 			throw new LockConfigurationException(at + ": '" + name + "' cannot name a job: " + ex.getMessage(), ex);
 		}
 		checkReturnType(method, at);
-		Set<Scheduled> scheduled = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
-				Schedules.class);
 		if (scheduled.isEmpty()) {
 			throw new LockConfigurationException(at + " needs @Scheduled(cron = ...) or @Scheduled(fixedRate = ...) on "
 					+ "the same method: the slots it runs once each are those of the method's own schedule");
@@ -162,7 +148,7 @@ final class ScheduledOnceOperationSource {
 			throw new LockConfigurationException(at + " needs @Scheduled with cron or fixedRate on the same method");
 		}
 		Method known = this.names.putIfAbsent(name, method);
-		if (known != null && !known.equals(method)) {
+		if (known != null && !known.equals(method) && !sameMethod(known, method)) {
 			throw new LockConfigurationException(at + ": job '" + name + "' is also the job of " + describe(known)
 					+ "; each @ScheduledOnce method needs a name of its own");
 		}
@@ -291,6 +277,14 @@ final class ScheduledOnceOperationSource {
 		}
 		String resolved = resolver.resolveStringValue(value);
 		return (resolved != null) ? resolved : value;
+	}
+
+	/** Whether one method overrides or implements the other: they declare one job. */
+	private static boolean sameMethod(Method one, Method other) {
+		return one.getName().equals(other.getName())
+				&& Arrays.equals(one.getParameterTypes(), other.getParameterTypes())
+				&& (one.getDeclaringClass().isAssignableFrom(other.getDeclaringClass())
+						|| other.getDeclaringClass().isAssignableFrom(one.getDeclaringClass()));
 	}
 
 	static String describe(Method method) {

@@ -17,8 +17,6 @@ import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.beans.factory.config.EmbeddedValueResolver;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationListener;
@@ -62,9 +60,7 @@ public final class ScheduledOnceRegistrar implements BeanPostProcessor, Ordered,
 
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
-		if (beanFactory instanceof ConfigurableBeanFactory configurable) {
-			this.source.setValueResolver(new EmbeddedValueResolver(configurable));
-		}
+		this.source.setBeanFactory(beanFactory);
 	}
 
 	@Override

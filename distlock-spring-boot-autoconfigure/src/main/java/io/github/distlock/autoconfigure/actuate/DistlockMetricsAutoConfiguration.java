@@ -16,7 +16,6 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.distlock.actuate.JobMetrics;
 import io.github.distlock.actuate.LeadershipMetrics;
-import io.github.distlock.actuate.LockMetrics;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.autoconfigure.leadership.DistlockLeadershipAutoConfiguration;
 import io.github.distlock.autoconfigure.scheduling.DistlockSchedulingAutoConfiguration;
@@ -25,10 +24,10 @@ import io.github.distlock.core.Locks;
 import io.github.distlock.curator.CuratorScheduledJobs;
 
 /**
- * {@link AutoConfiguration Auto-configuration} of distlock's Micrometer metrics
- * ({@code distlock.acquire}, {@code distlock.hold}, {@code distlock.active},
- * {@code distlock.lost}, and the {@code distlock.job.*} meters of scheduled jobs), when a
- * {@link MeterRegistry} is present.
+ * {@link AutoConfiguration Auto-configuration} of the Micrometer meters an observation
+ * cannot give: the {@code distlock.leadership.*} and {@code distlock.job.*} meters, when
+ * a {@link MeterRegistry} is present. The lock meters come from the lock observations
+ * ({@link DistlockObservationAutoConfiguration}).
  */
 @AutoConfiguration(after = { DistlockAutoConfiguration.class, DistlockLeadershipAutoConfiguration.class,
 		DistlockSchedulingAutoConfiguration.class, MetricsAutoConfiguration.class,
@@ -36,14 +35,6 @@ import io.github.distlock.curator.CuratorScheduledJobs;
 @ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class, CuratorFramework.class })
 @ConditionalOnBean({ MeterRegistry.class, Locks.class })
 public final class DistlockMetricsAutoConfiguration {
-
-	@Bean
-	@ConditionalOnMissingBean
-	LockMetrics distlockLockMetrics(MeterRegistry meterRegistry, Locks locks) {
-		LockMetrics metrics = new LockMetrics(meterRegistry);
-		locks.addEventListener(metrics);
-		return metrics;
-	}
 
 	@Bean
 	@ConditionalOnMissingBean

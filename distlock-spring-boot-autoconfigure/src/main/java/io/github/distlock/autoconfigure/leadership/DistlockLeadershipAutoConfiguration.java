@@ -19,8 +19,9 @@ import io.github.distlock.core.LeadershipRevokedEvent;
 import io.github.distlock.core.Locks;
 import io.github.distlock.curator.CuratorLeadership;
 import io.github.distlock.curator.CuratorLocks;
-import io.github.distlock.interceptor.LeaderOnlyAdvisor;
+import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LeaderOnlyOperationSource;
+import io.github.distlock.interceptor.OperationSourceAdvisor;
 
 /**
  * {@link AutoConfiguration Auto-configuration} of leader election: the {@link Leadership}
@@ -36,10 +37,19 @@ public final class DistlockLeadershipAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static LeaderOnlyAdvisor leaderOnlyAdvisor(ObjectProvider<Leadership> leadership, ObjectProvider<Locks> locks,
-			ObjectProvider<DistlockProperties> properties) {
-		LeaderOnlyAdvisor advisor = new LeaderOnlyAdvisor(new LeaderOnlyOperationSource(leadership::getObject),
-				locks::getObject);
+	static LeaderOnlyOperationSource leaderOnlyOperationSource(ObjectProvider<Leadership> leadership) {
+		return new LeaderOnlyOperationSource(leadership::getObject);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean(name = "leaderOnlyAdvisor")
+	static OperationSourceAdvisor leaderOnlyAdvisor(LeaderOnlyOperationSource leaderOnlyOperationSource,
+			ObjectProvider<Locks> locks, ObjectProvider<DistlockProperties> properties) {
+		// An interceptor of its own, so the executors of locked calls, and their return
+		// types, are shared.
+		OperationSourceAdvisor advisor = new OperationSourceAdvisor(leaderOnlyOperationSource,
+				new LockInterceptor(leaderOnlyOperationSource, locks::getObject));
 		advisor.setOrderSupplier(() -> {
 			DistlockProperties distlock = properties.getIfAvailable();
 			int lockOrder = (distlock != null) ? distlock.getLock().getOrder() : Ordered.LOWEST_PRECEDENCE - 1;
@@ -72,11 +82,11 @@ public final class DistlockLeadershipAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LeadershipMembership distlockLeadershipMembership(Leadership leadership, DistlockProperties properties,
-			ObjectProvider<LeaderOnlyAdvisor> advisor) {
+			ObjectProvider<LeaderOnlyOperationSource> source) {
 		DistlockProperties.Leadership config = properties.getLeadership();
 		return new LeadershipMembership(leadership, () -> {
-			LeaderOnlyAdvisor found = advisor.getIfAvailable();
-			return (found != null) ? found.source().groups() : java.util.Set.of();
+			LeaderOnlyOperationSource found = source.getIfAvailable();
+			return (found != null) ? found.groups() : java.util.Set.of();
 		}, config.getGroups(), config.isGiveUpWhenRefusingTraffic());
 	}
 

@@ -18,7 +18,9 @@ import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.ScheduledJobs;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.curator.CuratorScheduledJobs;
-import io.github.distlock.scheduling.ScheduledOnceAdvisor;
+import io.github.distlock.interceptor.OperationSourceAdvisor;
+import io.github.distlock.scheduling.ScheduledOnceInterceptor;
+import io.github.distlock.scheduling.ScheduledOnceOperationSource;
 import io.github.distlock.scheduling.ScheduledOnceRegistrar;
 
 /**
@@ -35,11 +37,12 @@ public final class DistlockSchedulingAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	@ConditionalOnMissingBean
-	static ScheduledOnceAdvisor scheduledOnceAdvisor(ObjectProvider<ScheduledJobs> jobs, ObjectProvider<Clock> clock,
+	@ConditionalOnMissingBean(name = "scheduledOnceAdvisor")
+	static OperationSourceAdvisor scheduledOnceAdvisor(ObjectProvider<ScheduledJobs> jobs, ObjectProvider<Clock> clock,
 			Environment environment) {
-		ScheduledOnceAdvisor advisor = new ScheduledOnceAdvisor(jobs::getObject,
-				() -> clock.getIfUnique(Clock::systemUTC));
+		ScheduledOnceOperationSource source = new ScheduledOnceOperationSource();
+		OperationSourceAdvisor advisor = new OperationSourceAdvisor(source,
+				new ScheduledOnceInterceptor(source, jobs::getObject, () -> clock.getIfUnique(Clock::systemUTC)));
 		// Bound from the environment, not taken from the properties bean: advisors are
 		// made while post-processors are still being registered, and would pull that
 		// bean in too early (ineligible for some post-processors).

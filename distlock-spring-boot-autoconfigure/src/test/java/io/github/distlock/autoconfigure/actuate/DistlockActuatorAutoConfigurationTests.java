@@ -16,7 +16,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import io.github.distlock.actuate.DistlockEndpoint;
 import io.github.distlock.actuate.DistlockEndpointWebExtension;
 import io.github.distlock.actuate.DistlockHealthIndicator;
-import io.github.distlock.actuate.LockMetrics;
 import io.github.distlock.actuate.LockObservations;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.testsupport.DistlockContextRunners;
@@ -101,27 +100,25 @@ class DistlockActuatorAutoConfigurationTests {
 			.withBean(SimpleMeterRegistry.class)
 			.run((context) -> assertThat(context).doesNotHaveBean(DistlockHealthIndicator.class)
 				.doesNotHaveBean(DistlockEndpoint.class)
-				.doesNotHaveBean(LockMetrics.class));
+				.doesNotHaveBean(LockObservations.class));
 	}
 
 	@Test
-	void runWithRegistriesShouldCreateMetricsAndObservations() {
+	void runWithRegistriesShouldCreateObservations() {
 		this.contextRunner.withBean(SimpleMeterRegistry.class)
 			.withBean(ObservationRegistry.class, ObservationRegistry::create)
-			.run((context) -> assertThat(context).hasSingleBean(LockMetrics.class)
-				.hasSingleBean(LockObservations.class));
+			.run((context) -> assertThat(context).hasSingleBean(LockObservations.class));
 	}
 
 	@Test
-	void runWithoutRegistriesShouldNotCreateMetricsOrObservations() {
-		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(LockMetrics.class)
-			.doesNotHaveBean(LockObservations.class));
+	void runWithoutRegistriesShouldNotCreateObservations() {
+		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(LockObservations.class));
 	}
 
 	@Test
 	void runWithoutMicrometerShouldStillGiveLocks() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer"))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockMetrics.class));
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockObservations.class));
 	}
 
 }

@@ -8,17 +8,17 @@ import org.springframework.aop.ClassFilter;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 
 /**
- * Matches the methods for which a {@link LockOperationSource} has an operation. Its class
+ * Matches the methods for which an {@link OperationSource} has an operation. Its class
  * filter asks the source about the whole class, which validates every annotated method of
  * a bean when the bean is proxied.
  */
-final class LockOperationSourcePointcut extends StaticMethodMatcherPointcut {
+final class OperationSourcePointcut extends StaticMethodMatcherPointcut {
 
-	private final LockOperationSource source;
+	private final OperationSource<?> source;
 
-	LockOperationSourcePointcut(LockOperationSource source) {
+	OperationSourcePointcut(OperationSource<?> source) {
 		this.source = source;
-		setClassFilter(new LockOperationSourceClassFilter());
+		setClassFilter(new OperationSourceClassFilter());
 	}
 
 	@Override
@@ -28,12 +28,12 @@ final class LockOperationSourcePointcut extends StaticMethodMatcherPointcut {
 
 	@Override
 	public boolean equals(@Nullable Object other) {
-		return (this == other) || (other instanceof LockOperationSourcePointcut that && this.source == that.source);
+		return (this == other) || (other instanceof OperationSourcePointcut that && this.source == that.source);
 	}
 
 	@Override
 	public int hashCode() {
-		return LockOperationSourcePointcut.class.hashCode();
+		return OperationSourcePointcut.class.hashCode();
 	}
 
 	@Override
@@ -41,11 +41,11 @@ final class LockOperationSourcePointcut extends StaticMethodMatcherPointcut {
 		return getClass().getName() + ": " + this.source;
 	}
 
-	private final class LockOperationSourceClassFilter implements ClassFilter {
+	private final class OperationSourceClassFilter implements ClassFilter {
 
 		@Override
 		public boolean matches(Class<?> clazz) {
-			return LockOperationSourcePointcut.this.source.hasOperations(clazz);
+			return OperationSourcePointcut.this.source.hasOperations(clazz);
 		}
 
 	}
