@@ -173,8 +173,7 @@ final class CheckerRun {
 					Dispatches dispatches = new Dispatches();
 					CuratorFramework client = clients
 						.client(throughRelay ? relay.getConnectString() : ensemble.connectString(), dispatches);
-					// One node's locks are lost only with their session, not at a
-					// suspension.
+					// One node's locks are lost only with their session, not when suspended.
 					boolean lostPolicy = i == LOST_POLICY_NODE;
 					CuratorLocks locks = (lostPolicy ? Faults.NODES.withConnectionLossPolicy(ConnectionLossPolicy.LOST)
 							: Faults.NODES)
