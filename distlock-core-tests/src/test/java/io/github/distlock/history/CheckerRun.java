@@ -173,7 +173,7 @@ final class CheckerRun {
 					Dispatches dispatches = new Dispatches();
 					CuratorFramework client = clients
 						.client(throughRelay ? relay.getConnectString() : ensemble.connectString(), dispatches);
-					// One node's locks are lost only with their session, not when suspended.
+					// One node's locks outlive a suspension: lost with the session.
 					boolean lostPolicy = i == LOST_POLICY_NODE;
 					CuratorLocks locks = (lostPolicy ? Faults.NODES.withConnectionLossPolicy(ConnectionLossPolicy.LOST)
 							: Faults.NODES)
