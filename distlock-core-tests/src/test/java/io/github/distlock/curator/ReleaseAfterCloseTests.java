@@ -77,8 +77,7 @@ class ReleaseAfterCloseTests {
 		// The engine still follows the connection for the release.
 		assertThat(listeners(client)).isEqualTo(listeners);
 		// The server ends the session meanwhile (its node goes with it); the client
-		// learns
-		// it when it connects again.
+		// learns it when it connects again.
 		Faults.killSession(client, this.zookeeper.connectString());
 		relay.restore();
 

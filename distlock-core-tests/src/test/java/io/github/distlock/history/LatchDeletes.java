@@ -52,8 +52,8 @@ final class LatchDeletes {
 		if (candidates.isEmpty()) {
 			return null;
 		}
-		// Right behind the leader when there is such a member: its predecessor moves
-		// most.
+		// Right behind the leader where there is one: that member's predecessor moves
+		// most often.
 		Deletion first = candidates.get(0);
 		return (first.position() == 1 && random.nextInt(3) > 0) ? first
 				: candidates.get(random.nextInt(candidates.size()));

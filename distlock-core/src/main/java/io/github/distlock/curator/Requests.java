@@ -35,8 +35,8 @@ final class Requests {
 
 	private static final Logger logger = LoggerFactory.getLogger(Requests.class);
 
-	// Parents carry no data, as Curator's own parent nodes (not the client's default
-	// data).
+	// Parents carry no data, as Curator's own parent nodes do (not the client's
+	// default data).
 	private static final byte[] NO_DATA = new byte[0];
 
 	private final CuratorFramework client;

@@ -94,8 +94,8 @@ class MetricsDocsTests {
 					.isThrownBy(() -> locks.mutex("docs/held").acquire(Duration.ofMillis(100))));
 			other.get();
 		}
-		// An acquisition that fails (other permits than the holder's): the failed
-		// outcome.
+		// An acquisition that fails (other permits than the holder's) gives the
+		// failed outcome.
 		try (LockHandle pool = locks.semaphore("docs/pool", 2).acquire(Duration.ofSeconds(5))) {
 			assertThatExceptionOfType(LockConfigurationException.class)
 				.isThrownBy(() -> locks.semaphore("docs/pool", 3).acquire(Duration.ofSeconds(5)));
