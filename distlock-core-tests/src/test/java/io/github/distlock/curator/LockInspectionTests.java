@@ -98,9 +98,8 @@ class LockInspectionTests {
 
 	/**
 	 * A writer that downgrades holds both sides at its write lock's place; a writer of
-	 * another node queued behind waits. The endpoint asks the protocols' drivers (issue
-	 * 18, item 9), and knows the read side entered the write side: it holds, with the
-	 * write side's token.
+	 * another node queued behind waits. The endpoint asks the protocols' drivers, and
+	 * knows the read side entered the write side: it holds, with the write side's token.
 	 */
 	@Test
 	void downgradedReadHoldsWithTheWriteTokenAndTheNextWriterWaits() throws Exception {

@@ -1,6 +1,8 @@
 package io.github.distlock.core;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -23,6 +25,33 @@ import org.jspecify.annotations.Nullable;
  */
 public record LockParticipant(String name, long sequence, long fencingToken, Instant createdAt, boolean holds,
 		@Nullable String side, long session, byte[] data) {
+
+	/**
+	 * Who made the node, as a distlock node's data names it: {@code app}, {@code host},
+	 * {@code pid}, {@code thread} (a thread's name, or an asynchronous scope's) and
+	 * {@code since}.
+	 * @return the fields of the node's data, empty for a node of another client (raw
+	 * Curator writes the client's address)
+	 */
+	public Map<String, String> identity() {
+		return NodeData.fields(this.data);
+	}
+
+	/**
+	 * The holder or waiter in one line: {@code app@host:pid thread} for a distlock node,
+	 * the node's data as text for another client's, and its session either way.
+	 * @return a description for operators
+	 */
+	public String describe() {
+		Map<String, String> identity = identity();
+		String session = "session 0x" + Long.toHexString(this.session);
+		if (identity.isEmpty()) {
+			String text = new String(this.data, StandardCharsets.UTF_8).strip();
+			return text.isEmpty() ? session : text + " (" + session + ")";
+		}
+		return identity.getOrDefault("app", "?") + "@" + identity.getOrDefault("host", "?") + ":"
+				+ identity.getOrDefault("pid", "?") + " " + identity.getOrDefault("thread", "?") + " (" + session + ")";
+	}
 
 	/**
 	 * When ZooKeeper created the node.

@@ -190,6 +190,16 @@ public interface Locks {
 	}
 
 	/**
+	 * What operators see of the locks cluster-wide: every lock in use, every leader
+	 * election and the wait-for graph across instances, read from ZooKeeper.
+	 * @return the administration view of the locks this object serves
+	 * @throws UnsupportedOperationException if this implementation cannot tell
+	 */
+	default LockAdmin admin() {
+		throw new UnsupportedOperationException(getClass().getName() + " has no administration view");
+	}
+
+	/**
 	 * Wait time used when a caller does not give one ({@code distlock.lock.wait-time}).
 	 * @return the default wait time; negative means wait forever
 	 */

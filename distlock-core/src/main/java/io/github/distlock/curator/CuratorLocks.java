@@ -17,6 +17,7 @@ import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockEventListener;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockAdmin;
 import io.github.distlock.core.LockQueue;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.WaitingAcquisition;
@@ -249,6 +250,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	@Override
 	public void addEventListener(LockEventListener listener) {
 		this.engine.addEventListener(listener);
+	}
+
+	@Override
+	public LockAdmin admin() {
+		return new CuratorLockAdmin(this.inspector, this.session);
 	}
 
 	@Override

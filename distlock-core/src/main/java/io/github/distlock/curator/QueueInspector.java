@@ -45,6 +45,29 @@ final class QueueInspector {
 		return queues;
 	}
 
+	/**
+	 * The holders and waiters of one protocol's queue at the given node, in queue order;
+	 * empty if it has none.
+	 */
+	List<LockParticipant> participants(LockProtocol protocol, String queuePath) throws Exception {
+		return switch (protocol) {
+			case MUTEX -> exclusiveQueue(queuePath);
+			case READ_WRITE -> readWriteQueue(queuePath);
+			case SEMAPHORE -> semaphoreQueue(queuePath);
+			case LEADER_LATCH -> latchQueue(queuePath);
+		};
+	}
+
+	/** The children of a node, none if it is gone. */
+	List<String> children(String path) throws Exception {
+		try {
+			return this.client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+	}
+
 	private static void add(List<LockQueue> queues, LockProtocol protocol, String node,
 			List<LockParticipant> participants) {
 		if (!participants.isEmpty()) {
@@ -59,6 +82,14 @@ final class QueueInspector {
 		List<LockParticipant> participants = new ArrayList<>(nodes.size());
 		nodes.forEach((name, node) -> participants
 			.add(node.participant(QueueDriver.MUTEX.holds(present, czxids, name), null, node.stat.getCzxid())));
+		return participants;
+	}
+
+	private List<LockParticipant> latchQueue(String queuePath) throws Exception {
+		Map<String, Node> nodes = readSorted(queuePath, children(queuePath), QueueDriver.LATCH_NAME);
+		List<LockParticipant> participants = new ArrayList<>(nodes.size());
+		nodes.forEach(
+				(name, node) -> participants.add(node.participant(participants.isEmpty(), null, node.stat.getCzxid())));
 		return participants;
 	}
 
@@ -138,15 +169,6 @@ final class QueueInspector {
 		return participants;
 	}
 
-	private List<String> children(String path) throws Exception {
-		try {
-			return this.client.getChildren().forPath(path);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
-		}
-	}
-
 	/**
 	 * Read the children of the given names, leaving out those gone meanwhile, in queue
 	 * order.
@@ -198,7 +220,7 @@ final class QueueInspector {
 	/** The sequence number ZooKeeper appended to a sequential node's name. */
 	static long sequence(String name) {
 		for (String lockName : new String[] { QueueDriver.LOCK_NAME, QueueDriver.READ_NAME, QueueDriver.WRITE_NAME,
-				QueueDriver.LEASE_NAME }) {
+				QueueDriver.LEASE_NAME, QueueDriver.LATCH_NAME }) {
 			if (QueueDriver.isNode(name, lockName)) {
 				return QueueDriver.sequence(name, lockName);
 			}
