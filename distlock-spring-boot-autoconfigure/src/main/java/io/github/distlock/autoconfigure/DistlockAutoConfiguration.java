@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,6 +23,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
+import io.github.distlock.actuate.DeadlockWatch;
 import io.github.distlock.autoconfigure.security.ZookeeperSecurityConfigurer;
 import io.github.distlock.core.Locks;
 import io.github.distlock.curator.CuratorLocks;
@@ -134,6 +136,21 @@ public final class DistlockAutoConfiguration {
 			.completionExecutor(taskThreads.executor())
 			.accessDeniedAdvice(new PropertiesAccessDeniedAdvice())
 			.build();
+	}
+
+	/**
+	 * The deadlock watch: reads the cluster's wait-for graph every
+	 * {@code distlock.admin.deadlocks.check-interval}, for the {@code distlock.deadlocks}
+	 * gauge and a WARN line once a cycle persists.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(CuratorLocks.class)
+	@ConditionalOnBooleanProperty(name = "distlock.admin.deadlocks.enabled", matchIfMissing = true)
+	DeadlockWatch distlockDeadlockWatch(CuratorLocks locks, DistlockProperties properties) {
+		Duration interval = properties.getAdmin().getDeadlocks().getCheckInterval();
+		PropertyChecks.positiveMillis("distlock.admin.deadlocks.check-interval", interval);
+		return new DeadlockWatch(locks.admin(), interval);
 	}
 
 }

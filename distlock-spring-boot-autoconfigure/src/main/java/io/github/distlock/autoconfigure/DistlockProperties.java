@@ -36,6 +36,8 @@ public class DistlockProperties {
 
 	private final Fencing fencing = new Fencing();
 
+	private final Admin admin = new Admin();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -66,6 +68,10 @@ public class DistlockProperties {
 
 	public Fencing getFencing() {
 		return this.fencing;
+	}
+
+	public Admin getAdmin() {
+		return this.admin;
 	}
 
 	/**
@@ -638,6 +644,54 @@ public class DistlockProperties {
 
 		public void setTable(String table) {
 			this.table = table;
+		}
+
+	}
+
+	/**
+	 * Operations on the cluster's locks.
+	 */
+	public static class Admin {
+
+		private final Deadlocks deadlocks = new Deadlocks();
+
+		public Deadlocks getDeadlocks() {
+			return this.deadlocks;
+		}
+
+	}
+
+	/**
+	 * The deadlock watch: the cluster's wait-for graph read at a fixed interval.
+	 */
+	public static class Deadlocks {
+
+		/**
+		 * Whether to look for deadlocks between instances (cycles in the wait-for graph
+		 * of the cluster's locks), for the distlock.deadlocks gauge and a WARN log line.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Time between two reads of the cluster's wait-for graph; each walks the lock
+		 * nodes of the namespace. A cycle is logged once two reads in a row saw it.
+		 */
+		private Duration checkInterval = Duration.ofSeconds(60);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getCheckInterval() {
+			return this.checkInterval;
+		}
+
+		public void setCheckInterval(Duration checkInterval) {
+			this.checkInterval = checkInterval;
 		}
 
 	}

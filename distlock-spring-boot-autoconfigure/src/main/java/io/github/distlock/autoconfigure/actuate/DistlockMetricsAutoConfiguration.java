@@ -1,6 +1,8 @@
 package io.github.distlock.autoconfigure.actuate;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,6 +16,7 @@ import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 
+import io.github.distlock.actuate.DeadlockWatch;
 import io.github.distlock.actuate.JobMetrics;
 import io.github.distlock.actuate.LeadershipMetrics;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
@@ -66,6 +69,15 @@ public final class DistlockMetricsAutoConfiguration {
 	ApplicationListener<ApplicationStartedEvent> distlockJobGauges(JobMetrics metrics) {
 		// The jobs are registered once the context is refreshed.
 		return (event) -> metrics.bindJobs();
+	}
+
+	@Bean
+	@ConditionalOnBean(DeadlockWatch.class)
+	MeterBinder distlockDeadlocksGauge(DeadlockWatch watch) {
+		return (registry) -> Gauge.builder("distlock.deadlocks", watch, DeadlockWatch::deadlocks)
+			.description("Deadlocks between lock holders found by the last deadlock check: cycles in the "
+					+ "cluster's wait-for graph")
+			.register(registry);
 	}
 
 }
