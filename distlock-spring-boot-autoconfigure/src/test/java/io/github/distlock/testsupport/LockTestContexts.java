@@ -34,6 +34,11 @@ import io.github.distlock.curator.CuratorLocks;
  * bean if it has one) and the given components, against one ZooKeeper server for the test
  * class; closes them all at the end. Register it on a static field with
  * {@code @RegisterExtension}.
+ * <p>
+ * The lock proxy configuration is this module's own (advisor ordered by
+ * {@link DistlockProperties}, transaction guard, fencing): the tests of that wiring use
+ * it. distlock-spring's tests have a {@code LockTestContexts} of their own that wires the
+ * lock annotations with plain Spring.
  */
 public final class LockTestContexts
 		implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {

@@ -4,25 +4,14 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.Semaphore;
 import io.github.distlock.annotation.WriteLock;
-import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.LockConfigurationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatException;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
@@ -32,7 +21,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * the same path take for a lock node. Paths that cannot nest, or that live in different
  * subtrees, are accepted.
  */
-@ExtendWith(OutputCaptureExtension.class)
 class LockPathNestingTests {
 
 	private final AnnotationLockOperationSource source = new AnnotationLockOperationSource();
@@ -111,18 +99,6 @@ class LockPathNestingTests {
 		assertThat(this.source.getOperation(method(Nesting.class, "anything"), Nesting.class)).isNotNull();
 	}
 
-	@Test
-	void startupFailsWithSpringBootsReport(CapturedOutput output) {
-		SpringApplication application = new SpringApplication(NestingApplication.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException().isThrownBy(() -> application.run("--distlock.zookeeper.connect-string=127.0.0.1:1"));
-		String all = output.getAll();
-		String report = all.substring(all.indexOf("APPLICATION FAILED TO START")).replaceAll("\\s+", " ");
-		assertThat(report).contains("has its lock nodes inside the path of @DistributedLock(\"orders\")")
-			.contains("take for one (a Curator client could wait on it for as long as the inner lock is in use, or "
-					+ "count it as a lease). Action: Give the inner lock a path outside 'orders'");
-	}
-
 	private LockOperation parse(Class<?> type, String name) {
 		return this.source.getOperation(method(type, name), type);
 	}
@@ -195,29 +171,6 @@ class LockPathNestingTests {
 
 		@DistributedLock("#{#path}")
 		public void anything(String path) {
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(DistlockAutoConfiguration.class)
-	static class NestingApplication {
-
-		@Bean
-		Orders orders() {
-			return new Orders();
-		}
-
-	}
-
-	static class Orders {
-
-		@DistributedLock("orders")
-		public void all() {
-		}
-
-		@DistributedLock("orders/#{#id}")
-		public void one(long id) {
 		}
 
 	}

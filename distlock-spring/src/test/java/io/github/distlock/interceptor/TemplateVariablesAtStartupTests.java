@@ -3,24 +3,13 @@ package io.github.distlock.interceptor;
 import java.lang.reflect.Method;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.Semaphore;
-import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.core.LockConfigurationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatException;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
@@ -30,7 +19,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * parameters, instead of failing every call. The names an expression refers to are read
  * from its parsed SpEL tree.
  */
-@ExtendWith(OutputCaptureExtension.class)
 class TemplateVariablesAtStartupTests {
 
 	private final AnnotationLockOperationSource source = new AnnotationLockOperationSource();
@@ -78,20 +66,6 @@ class TemplateVariablesAtStartupTests {
 		assertThat(parse("documented", Order.class, String.class)).isNotNull();
 		assertThat(parse("reading", String.class)).isNotNull();
 		assertThat(parse("leasing", String.class)).isNotNull();
-	}
-
-	@Test
-	void startupFailsWithSpringBootsReport(CapturedOutput output) {
-		SpringApplication application = new SpringApplication(TypoApplication.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException().isThrownBy(() -> application.run("--distlock.zookeeper.connect-string=127.0.0.1:1"));
-		String all = output.getAll();
-		String report = all.substring(all.indexOf("APPLICATION FAILED TO START")).replaceAll("\\s+", " ");
-		assertThat(report).contains("Description: @DistributedLock(\"orders/#{#ordr.id}\") on "
-				+ "TemplateVariablesAtStartupTests.Typo.ship(TemplateVariablesAtStartupTests.Order): path template "
-				+ "'orders/#{#ordr.id}' refers to #ordr, which is not a parameter of the method: the method's "
-				+ "parameters are #order (or #p0 by position). Action: Refer to a parameter by its name or "
-				+ "position, or to #root.method, #root.args or #root.target");
 	}
 
 	private LockOperation parse(String name, Class<?>... parameterTypes) throws NoSuchMethodException {
@@ -142,25 +116,6 @@ class TemplateVariablesAtStartupTests {
 
 		@Semaphore(value = "reports/#{#root.method.name}/#{#kind}", permits = 2)
 		public void leasing(String kind) {
-		}
-
-	}
-
-	static class Typo {
-
-		@DistributedLock("orders/#{#ordr.id}")
-		public void ship(Order order) {
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(DistlockAutoConfiguration.class)
-	static class TypoApplication {
-
-		@Bean
-		Typo typo() {
-			return new Typo();
 		}
 
 	}
