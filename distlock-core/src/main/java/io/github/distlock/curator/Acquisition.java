@@ -49,13 +49,11 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 
 	private final Duration waitTime;
 
-	private final AcquisitionFailures failures;
-
 	private final Instant startedAt = Instant.now();
 
 	private final long startNanos = System.nanoTime();
 
-	private final AcquisitionEvents events;
+	private final @Nullable AcquisitionEvents events;
 
 	private final CompletableFuture<Hold> outcome = new CompletableFuture<>();
 
@@ -84,7 +82,6 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 		this.waitTime = waitTime;
 		this.turnPath = turnPath;
 		this.events = engine.events(kind, path);
-		this.failures = new AcquisitionFailures(engine, path, waitTime);
 	}
 
 	/**
@@ -416,7 +413,7 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 		return this.holder;
 	}
 
-	final AcquisitionEvents events() {
+	final @Nullable AcquisitionEvents events() {
 		return this.events;
 	}
 
@@ -427,11 +424,12 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 
 	/** The exception a caller gets when this acquisition timed out now. */
 	final LockTimeoutException timeout(@Nullable Throwable cause) {
-		return this.failures.timeout(this.answered, this.startNanos, cause);
+		return new AcquisitionFailures(this.engine, this.path, this.waitTime).timeout(this.answered, this.startNanos,
+				cause);
 	}
 
 	private DistributedLockException failure(Throwable ex) {
-		return this.failures.failure(ex);
+		return new AcquisitionFailures(this.engine, this.path, this.waitTime).failure(ex);
 	}
 
 	private static long saturatedNanos(Duration duration) {

@@ -40,7 +40,7 @@ final class Hold implements LockHandle, Session.Held {
 
 	private final Instant acquiredAt = Instant.now();
 
-	private final AcquisitionEvents events;
+	private final @Nullable AcquisitionEvents events;
 
 	// The local queue whose turn this hold keeps until it is released or lost, or null.
 	private final @Nullable String turnPath;
@@ -62,7 +62,7 @@ final class Hold implements LockHandle, Session.Held {
 	private boolean lossWaiting;
 
 	Hold(Engine engine, LockKind kind, LockPath path, LockNode node, long token, String holder,
-			AcquisitionEvents events, @Nullable String turnPath) {
+			@Nullable AcquisitionEvents events, @Nullable String turnPath) {
 		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
@@ -136,7 +136,9 @@ final class Hold implements LockHandle, Session.Held {
 			closeAsync();
 			return false;
 		}
-		this.events.acquired(this.state.token());
+		if (this.events != null) {
+			this.events.acquired(this.state.token());
+		}
 		boolean lostMeanwhile;
 		synchronized (this) {
 			this.toldAcquired = true;
@@ -151,7 +153,7 @@ final class Hold implements LockHandle, Session.Held {
 
 	/** Events of this hold's acquisition. */
 	@Override
-	public AcquisitionEvents events() {
+	public @Nullable AcquisitionEvents events() {
 		return this.events;
 	}
 
@@ -216,7 +218,7 @@ final class Hold implements LockHandle, Session.Held {
 		}
 		this.engine.session().release(this);
 		leaveTurn();
-		if (wasDelivered) {
+		if (wasDelivered && this.events != null) {
 			this.events.released();
 		}
 		return this.released;

@@ -3,6 +3,7 @@ package io.github.distlock.curator;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockAcquisitionException;
@@ -123,7 +124,7 @@ interface Session {
 
 		HeldLock snapshot();
 
-		AcquisitionEvents events();
+		@Nullable AcquisitionEvents events();
 
 	}
 

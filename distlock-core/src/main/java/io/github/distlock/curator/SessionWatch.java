@@ -361,7 +361,10 @@ final class SessionWatch implements Session {
 			HeldLock lost = hold.snapshot();
 			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.holder(),
 					lost.acquiredAt());
-			hold.events().lost();
+			AcquisitionEvents events = hold.events();
+			if (events != null) {
+				events.lost();
+			}
 			for (Consumer<HeldLock> listener : this.lossListeners) {
 				try {
 					listener.accept(lost);
