@@ -153,12 +153,12 @@ final class CuratorLock implements ClusterLock {
 	private Acquisition newAcquisition(Duration waitTime, LockScope scope) {
 		String holder = scope.name();
 		return switch (this.kind) {
-			case MUTEX -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.MUTEX,
-					holder, waitTime, true, null);
-			case WRITE -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.WRITE,
-					holder, waitTime, true, null);
-			case READ -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.READ,
-					holder, waitTime, false, downgrade(scope));
+			case MUTEX -> new Acquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.MUTEX, holder,
+					waitTime, true, null);
+			case WRITE -> new Acquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.WRITE, holder,
+					waitTime, true, null);
+			case READ -> new Acquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.READ, holder,
+					waitTime, false, downgrade(scope));
 			case SEMAPHORE ->
 				new SemaphoreAcquisition(this.engine, this.path, this.queuePath, this.permits, holder, waitTime);
 			case LEADER -> throw new IllegalStateException("Leadership is not a lock: see CuratorLeadership");

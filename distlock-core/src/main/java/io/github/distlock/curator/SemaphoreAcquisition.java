@@ -76,7 +76,8 @@ final class SemaphoreAcquisition extends Acquisition {
 
 	SemaphoreAcquisition(Engine engine, LockPath path, String semaphorePath, int permits, String holder,
 			Duration waitTime) {
-		super(engine, LockKind.SEMAPHORE, path, holder, waitTime, ZKPaths.makePath(semaphorePath, GUARD));
+		super(engine, LockKind.SEMAPHORE, path, ZKPaths.makePath(semaphorePath, GUARD), null, holder, waitTime, true,
+				null);
 		this.requests = engine.requests();
 		this.semaphorePath = semaphorePath;
 		this.leasesPath = ZKPaths.makePath(semaphorePath, LEASES);

@@ -73,8 +73,7 @@
  * <li>{@link io.github.distlock.curator.CuratorLock}: asks the thread's
  * {@link io.github.distlock.core.LockScope} (no re-entry), starts the acquisition and
  * parks on its outcome.</li>
- * <li>{@link io.github.distlock.curator.QueueAcquisition} and
- * {@link io.github.distlock.curator.Acquisition}: the outcome future, the deadline
+ * <li>{@link io.github.distlock.curator.Acquisition}: the outcome future, the deadline
  * ({@link io.github.distlock.curator.DeadlineTimer}), the local turn
  * ({@link io.github.distlock.curator.LocalQueues}), then the position's start.</li>
  * <li>{@link io.github.distlock.curator.QueuePosition}: the node's name from the
