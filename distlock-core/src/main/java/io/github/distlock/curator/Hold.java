@@ -309,7 +309,7 @@ final class Hold implements LockHandle, Session.Held {
 
 		/** Whether the node belongs to the session in use. */
 		boolean isOfSessionInUse() {
-			return this.session.isOf(this.node);
+			return this.node.clientInstance() == this.session.clientInstance();
 		}
 
 		/**

@@ -415,7 +415,7 @@ final class QueuePosition {
 	}
 
 	private void problem(KeeperException.Code code, @Nullable String path) {
-		if (Session.isConnectionProblem(code)) {
+		if (Requests.isConnectionProblem(code)) {
 			this.state = PositionState.STALLED;
 			this.owner.stalled(this);
 			return;

@@ -283,7 +283,7 @@ final class SemaphoreAcquisition extends Acquisition {
 				return;
 			}
 			if (code != KeeperException.Code.OK) {
-				if (!Session.isConnectionProblem(code)) {
+				if (!Requests.isConnectionProblem(code)) {
 					fail(KeeperException.create(code, this.semaphorePath));
 				}
 				this.verifications--;
@@ -319,7 +319,7 @@ final class SemaphoreAcquisition extends Acquisition {
 					else if (code == KeeperException.Code.BADVERSION || code == KeeperException.Code.NONODE) {
 						verify();
 					}
-					else if (!Session.isConnectionProblem(code)) {
+					else if (!Requests.isConnectionProblem(code)) {
 						fail(KeeperException.create(code, this.semaphorePath));
 					}
 				}

@@ -257,7 +257,7 @@ final class SessionWatch implements Session {
 				this.namespaceReady = true;
 			}
 			catch (Exception ex) {
-				if (ex instanceof KeeperException keeper && !Session.isConnectionProblem(keeper.code())) {
+				if (ex instanceof KeeperException keeper && !Requests.isConnectionProblem(keeper.code())) {
 					refused = keeper;
 				}
 				logger.debug("Namespace of {} not ready yet: {}", connectString(), ex.toString());
