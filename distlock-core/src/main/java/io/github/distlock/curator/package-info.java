@@ -106,29 +106,30 @@
  * <li>{@link io.github.distlock.curator.QueueDriver}: the node's name and number.</li>
  * <li>{@link io.github.distlock.curator.LoneQueues}: the queue known alone; the proof
  * checked against the create's answer.</li>
- * <li>{@link io.github.distlock.curator.LoneQueue}: that queue's state.</li>
- * <li>{@link io.github.distlock.curator.LoneGrants}: its {@code Proof}.</li>
+ * <li>{@link io.github.distlock.curator.LoneQueue}: that queue's state, and its
+ * {@code Proof}.</li>
  * <li>{@link io.github.distlock.curator.Requests}: sends the protected create, then the
  * guaranteed delete.</li>
+ * <li>{@link io.github.distlock.curator.LockNode}: the granted node's value.</li>
  * <li>{@link io.github.distlock.curator.Hold}: the granted node following its session
  * ({@code Hold.Node}), delivered, released.</li>
- * <li>{@link io.github.distlock.curator.LockNode}: the granted node's value.</li>
  * </ol>
- * That is 30 files; 37 before the event listeners ({@code Events}, only when there are
+ * That is 29 files; 37 before the event listeners ({@code Events}, only when there are
  * some), the failure messages ({@code AcquisitionFailures}, only on a failure), the
  * watches and the creation order (only when the queue is read) and the code of the
- * {@code Session} interface (now {@code Requests}' and the hold's) left this path, and
- * the queue acquisition and {@code HeldNode} were merged into {@code Acquisition} and
- * {@code Hold}. A path's first call (its queue's parents made, the queue read: no proof)
- * enters {@code ForeignNodes}, {@code Watches} and {@code CreationOrder} instead of
- * {@code LoneGrants}: 32. Reaching 12 would need these merges next: on the Spring side
- * the operation, its resolution and the call ({@code MutexOperation},
+ * {@code Session} interface (now {@code Requests}' and the hold's) left this path, the
+ * lone rule's proof became {@code LoneQueue}'s (the narrow {@code LoneGrants} has no code
+ * left), and the queue acquisition and {@code HeldNode} were merged into
+ * {@code Acquisition} and {@code Hold}. A path's first call (its queue's parents made,
+ * the queue read: no proof) enters {@code ForeignNodes}, {@code Watches} and
+ * {@code CreationOrder} too: 32. Reaching 12 would need these merges next: on the Spring
+ * side the operation, its resolution and the call ({@code MutexOperation},
  * {@code DurationTemplate}, {@code LockCall}) in one file; in the engine the lone rule in
- * one file ({@code LoneCheck}, {@code LoneQueue} and the proof into {@code LoneQueues}),
- * the timer armed only once a wait has to wait (a deadline still kept while ZooKeeper is
- * away), the local turn entered only when another local acquisition of the path exists,
- * the queue's path and the node's data made once per lock, and {@code PositionNode},
- * {@code LockNode} into the position and the hold.
+ * one file ({@code LoneCheck}, {@code LoneQueue} into {@code LoneQueues}), the timer
+ * armed only once a wait has to wait (a deadline still kept while ZooKeeper is away), the
+ * local turn entered only when another local acquisition of the path exists, the queue's
+ * path and the node's data made once per lock, and {@code PositionNode}, {@code LockNode}
+ * into the position and the hold.
  * <h2>Following the session</h2> One mechanism follows the session: the
  * {@code SessionWatch} alone listens to the connection's state, and tells everything that
  * follows the session through the narrow {@link io.github.distlock.curator.SessionBound}
