@@ -122,14 +122,16 @@
  * left), and the queue acquisition and {@code HeldNode} were merged into
  * {@code Acquisition} and {@code Hold}. A path's first call (its queue's parents made,
  * the queue read: no proof) enters {@code ForeignNodes}, {@code Watches} and
- * {@code CreationOrder} too: 32. Reaching 12 would need these merges next: on the Spring
- * side the operation, its resolution and the call ({@code MutexOperation},
+ * {@code CreationOrder} too: 32. Toward 12, the merges next: on the Spring side the
+ * operation, its resolution and the call ({@code MutexOperation},
  * {@code DurationTemplate}, {@code LockCall}) in one file; in the engine the lone rule in
  * one file ({@code LoneCheck}, {@code LoneQueue} into {@code LoneQueues}), the timer
  * armed only once a wait has to wait (a deadline still kept while ZooKeeper is away), the
  * local turn entered only when another local acquisition of the path exists, the queue's
  * path and the node's data made once per lock, and {@code PositionNode}, {@code LockNode}
- * into the position and the hold.
+ * into the position and the hold. That would leave 16: the rest is the path's resolution
+ * ({@code LockPathTemplate}, {@code LockPath}) and the layers of the lock
+ * ({@code CuratorLocks}, {@code CuratorLock}, {@code LockScope}).
  * <h2>Following the session</h2> One mechanism follows the session: the
  * {@code SessionWatch} alone listens to the connection's state, and tells everything that
  * follows the session through the narrow {@link io.github.distlock.curator.SessionBound}
