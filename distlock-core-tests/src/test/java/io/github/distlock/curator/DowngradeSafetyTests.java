@@ -261,7 +261,7 @@ class DowngradeSafetyTests {
 					.until(() -> a.client().getZookeeperClient().isConnected() && write.state() == LockState.LOST);
 				// As if the loss came right after the check made when the read lock was
 				// asked for.
-				QueueAcquisition downgrade = new QueueAcquisition(a.engine(), LockKind.READ, path,
+				Acquisition downgrade = new Acquisition(a.engine(), LockKind.READ, path,
 						QueuePaths.of(LockKind.READ, path), QueueDriver.READ, "downgrading", Duration.ofSeconds(5),
 						false, new Downgrade(hold));
 				CompletableFuture<Hold> outcome = downgrade.start();

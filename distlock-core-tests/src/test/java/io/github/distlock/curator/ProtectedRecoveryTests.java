@@ -54,7 +54,7 @@ class ProtectedRecoveryTests {
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> Faults.children(observer, "/mutex/recovered").size() == 1);
 			assertThat(acquisition).isNotDone();
-			probe.attempt = (QueueAcquisition) locks.acquisitions().iterator().next();
+			probe.attempt = (Acquisition) locks.acquisitions().iterator().next();
 			relay.dropConnections();
 			relay.resume(TcpRelay.Direction.TO_CLIENT);
 
@@ -74,12 +74,12 @@ class ProtectedRecoveryTests {
 	 */
 	private static final class AttemptProbe {
 
-		private volatile QueueAcquisition attempt;
+		private volatile Acquisition attempt;
 
 		private volatile boolean sawNode;
 
 		void awaitNodeKnown() {
-			QueueAcquisition attempt = this.attempt;
+			Acquisition attempt = this.attempt;
 			if (attempt == null) {
 				return;
 			}

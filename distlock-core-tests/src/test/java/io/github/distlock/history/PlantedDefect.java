@@ -71,20 +71,20 @@ public enum PlantedDefect {
 							+ "\t\t\t\treturn;\n\t\t\t}\n\t\t\tqueue.watch = null;")),
 
 	/**
-	 * (a) A hold ignores its session's loss ({@code HeldNode}): the end of the session
+	 * (a) A hold ignores its session's loss ({@code Hold.Node}): the end of the session
 	 * that owns the node does not mark it lost, nor tell the loss listeners; only asking
 	 * its state still finds the session replaced.
 	 */
 	HOLD_IGNORES_LOSS("hold-ignores-loss", Setup.USUAL, Set.of("loss untold"),
-			new Patch("HeldNode.java", "\tprivate void endWithSession() {\n\t\tend();\n",
-					"\tprivate void endWithSession() {\n")),
+			new Patch("Hold.java", "\t\tprivate void endWithSession() {\n\t\t\tend();\n",
+					"\t\tprivate void endWithSession() {\n")),
 
 	/**
-	 * (b) A lost hold reports HELD ({@code HeldNode}): its state check answers held once
+	 * (b) A lost hold reports HELD ({@code Hold.Node}): its state check answers held once
 	 * it is lost, and no longer checks the node's session.
 	 */
 	LOST_HOLD_REPORTS_HELD("lost-hold-reports-held", Setup.USUAL, Set.of("state after loss"),
-			new Patch("HeldNode.java", "judged = (isOn() && !isOfSessionInUse()) ? LockState.LOST : this.state;",
+			new Patch("Hold.java", "judged = (isOn() && !isOfSessionInUse()) ? LockState.LOST : this.state;",
 					"judged = (this.state == LockState.LOST) ? LockState.HELD : this.state;")),
 
 	/**

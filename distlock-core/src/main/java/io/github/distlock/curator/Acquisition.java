@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
@@ -15,19 +14,15 @@ import io.github.distlock.core.WaitingAcquisition;
 
 /**
  * One acquisition of a lock in flight, from the call until its {@linkplain #outcome()
- * outcome}: a {@link Hold}, a timeout, a cancellation or a failure. The outcome future is
- * the one place where the race between them is decided: whichever completes it first
- * wins, and a grant that comes too late is released at once.
- * <p>
- * An acquisition first takes its turn in this client's {@linkplain LocalQueues local
- * queue} of the path, where the lock is exclusive, so that one acquisition per client at
- * a time waits in ZooKeeper; then its {@linkplain QueuePosition queue positions} do the
- * work in ZooKeeper. Its deadline is a {@linkplain DeadlineTimer timer}: when it fires,
- * the outcome becomes a {@link LockTimeoutException} and the acquisition's node is
- * deleted. The acquisition never blocks and never runs user code: it is driven by
- * ZooKeeper's callbacks, connection events and the timer.
+ * outcome}: a {@link Hold}, a timeout, a cancellation or a failure; whichever completes
+ * the outcome first wins, and a grant that comes too late is released at once. It takes
+ * its turn in this client's {@linkplain LocalQueues local queue} of the path, where the
+ * lock is exclusive, then works in ZooKeeper: a mutex's or one side of a read/write
+ * lock's with one {@link QueuePosition}, held as soon as its driver says so; a
+ * semaphore's with its own positions ({@link SemaphoreAcquisition}). Its deadline is a
+ * {@linkplain Timer timer}. It never blocks and never runs user code.
  */
-abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, LocalTurns.Turn {
+class Acquisition implements QueuePosition.Owner, Session.Waiting, LocalTurns.Turn {
 
 	/**
 	 * How long a try-once ({@code waitTime} zero) waits for ZooKeeper's first answer (and
@@ -49,13 +44,11 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 
 	private final Duration waitTime;
 
-	private final AcquisitionFailures failures;
-
 	private final Instant startedAt = Instant.now();
 
 	private final long startNanos = System.nanoTime();
 
-	private final AcquisitionEvents events;
+	private final @Nullable AcquisitionEvents events;
 
 	private final CompletableFuture<Hold> outcome = new CompletableFuture<>();
 
@@ -75,16 +68,41 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 	// Guarded by this: whether the work in ZooKeeper started.
 	private boolean begun;
 
-	Acquisition(Engine engine, LockKind kind, LockPath path, String holder, Duration waitTime,
-			@Nullable String turnPath) {
+	// The node in the queue; null for a semaphore's, which has its own.
+	private final @Nullable QueuePosition position;
+
+	// The write lock the holder holds, for a downgrading reader, or null.
+	private final @Nullable Downgrade downgrade;
+
+	/**
+	 * Create an acquisition.
+	 * @param queuePath the queue's node (a semaphore's: its guard's, for the local turn)
+	 * @param driver the protocol, or {@code null} for a semaphore's acquisition, which
+	 * makes its own positions
+	 * @param exclusive whether this client's acquisitions queue locally first
+	 * @param downgrade the write lock the holder holds, for a downgrading reader, or
+	 * {@code null}
+	 */
+	Acquisition(Engine engine, LockKind kind, LockPath path, String queuePath, @Nullable QueueDriver driver,
+			String holder, Duration waitTime, boolean exclusive, @Nullable Downgrade downgrade) {
 		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
 		this.holder = holder;
 		this.waitTime = waitTime;
-		this.turnPath = turnPath;
+		this.turnPath = exclusive ? queuePath : null;
 		this.events = engine.events(kind, path);
-		this.failures = new AcquisitionFailures(engine, path, waitTime);
+		this.downgrade = downgrade;
+		// Only an exclusive mutex's node may be proved alone by its number.
+		LoneCheck lone = (exclusive && driver == QueueDriver.MUTEX && downgrade == null)
+				? new LoneCheck(engine.loneQueues(), queuePath) : LoneCheck.OFF;
+		this.position = (driver != null) ? new QueuePosition(engine, this, queuePath, driver,
+				engine.identity().nodeData(holder), downgrade, lone) : null;
+	}
+
+	/** The position in the queue (for tests). */
+	@Nullable QueuePosition position() {
+		return this.position;
 	}
 
 	/**
@@ -159,17 +177,11 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 				"Lock '" + this.path + "' cannot be acquired: the locks of this client were closed", null);
 	}
 
-	/**
-	 * Called when the acquisition starts, before it takes its local turn, without the
-	 * monitor.
-	 */
+	/** Called as the acquisition starts, before its local turn, without the monitor. */
 	void started() {
 	}
 
-	/**
-	 * Whether another local acquisition having the turn means the lock is taken, so that
-	 * a try-once fails at once; true for exclusive locks.
-	 */
+	/** Whether another local acquisition's turn means the lock is taken (exclusive). */
 	boolean localTurnMeansTaken() {
 		return true;
 	}
@@ -206,10 +218,7 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 		}
 	}
 
-	/**
-	 * ZooKeeper refused what every request needs (the namespace node): fail, unless
-	 * requests were sent already.
-	 */
+	/** ZooKeeper refused the namespace node: fail, unless requests were sent already. */
 	@Override
 	public final void failBeforeBegin(Exception refused) {
 		synchronized (this) {
@@ -221,20 +230,26 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 	}
 
 	/** Start the work in ZooKeeper; called once, holding this acquisition's monitor. */
-	abstract void begin();
+	void begin() {
+		this.position.start();
+	}
 
-	/**
-	 * The connection is back: go on where requests failed or were never sent, and look
-	 * again where a watch may have fired unseen. Called holding this acquisition's
-	 * monitor.
-	 */
-	abstract void resumeInZooKeeper();
+	/** The connection is back: go on in ZooKeeper. Holding this acquisition's monitor. */
+	void resumeInZooKeeper() {
+		this.position.resume();
+	}
 
-	/**
-	 * Give up the work in ZooKeeper: delete every node. Holding this acquisition's
-	 * monitor.
-	 */
-	abstract void abandonInZooKeeper();
+	/** Give up the work in ZooKeeper: delete every node. Holding the monitor. */
+	void abandonInZooKeeper() {
+		this.position.abandon();
+	}
+
+	@Override
+	public void granted(QueuePosition position, LockNode node) {
+		// A downgrade enters the write lock's hold: it carries its token, which is older
+		// than the nodes queued behind the write lock (its own node is younger).
+		grant(node, (this.downgrade != null) ? this.downgrade.write().fencingToken() : node.czxid());
+	}
 
 	@Override
 	public void waiting(QueuePosition position) {
@@ -273,7 +288,7 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 	/** Fail the acquisition with the given problem. */
 	@Override
 	public final void fail(Exception ex) {
-		this.outcome.completeExceptionally(failure(ex));
+		this.outcome.completeExceptionally(new AcquisitionFailures(this.engine, this.path, this.waitTime).failure(ex));
 	}
 
 	/** The connection came back. */
@@ -404,19 +419,11 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 		return this.engine;
 	}
 
-	final LockKind kind() {
-		return this.kind;
-	}
-
 	final LockPath path() {
 		return this.path;
 	}
 
-	final String holder() {
-		return this.holder;
-	}
-
-	final AcquisitionEvents events() {
+	final @Nullable AcquisitionEvents events() {
 		return this.events;
 	}
 
@@ -427,11 +434,8 @@ abstract class Acquisition implements QueuePosition.Owner, Session.Waiting, Loca
 
 	/** The exception a caller gets when this acquisition timed out now. */
 	final LockTimeoutException timeout(@Nullable Throwable cause) {
-		return this.failures.timeout(this.answered, this.startNanos, cause);
-	}
-
-	private DistributedLockException failure(Throwable ex) {
-		return this.failures.failure(ex);
+		return new AcquisitionFailures(this.engine, this.path, this.waitTime).timeout(this.answered, this.startNanos,
+				cause);
 	}
 
 	private static long saturatedNanos(Duration duration) {

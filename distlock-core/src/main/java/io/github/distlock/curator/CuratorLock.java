@@ -5,6 +5,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -132,7 +133,7 @@ final class CuratorLock implements ClusterLock {
 		}
 		if (!hold.deliver()) {
 			LockLostException lost = lostAsGranted(hold);
-			acquisition.events().failed(lost);
+			tell(acquisition, (events) -> events.failed(lost));
 			result.completeExceptionally(lost);
 			return;
 		}
@@ -152,12 +153,12 @@ final class CuratorLock implements ClusterLock {
 	private Acquisition newAcquisition(Duration waitTime, LockScope scope) {
 		String holder = scope.name();
 		return switch (this.kind) {
-			case MUTEX -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.MUTEX,
-					holder, waitTime, true, null);
-			case WRITE -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.WRITE,
-					holder, waitTime, true, null);
-			case READ -> new QueueAcquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.READ,
-					holder, waitTime, false, downgrade(scope));
+			case MUTEX -> new Acquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.MUTEX, holder,
+					waitTime, true, null);
+			case WRITE -> new Acquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.WRITE, holder,
+					waitTime, true, null);
+			case READ -> new Acquisition(this.engine, this.kind, this.path, this.queuePath, QueueDriver.READ, holder,
+					waitTime, false, downgrade(scope));
 			case SEMAPHORE ->
 				new SemaphoreAcquisition(this.engine, this.path, this.queuePath, this.permits, holder, waitTime);
 			case LEADER -> throw new IllegalStateException("Leadership is not a lock: see CuratorLeadership");
@@ -198,7 +199,7 @@ final class CuratorLock implements ClusterLock {
 		}
 		catch (InterruptedException ex) {
 			if (outcome.cancel(false)) {
-				acquisition.events().cancelled();
+				tell(acquisition, AcquisitionEvents::cancelled);
 			}
 			else if (outcome.isCompletedExceptionally()) {
 				report(acquisition, unwrap(outcome.handle((ignored, failure) -> failure).join()));
@@ -206,7 +207,7 @@ final class CuratorLock implements ClusterLock {
 			else {
 				// Granted at the same moment: not handed out, so released at once.
 				outcome.join().close();
-				acquisition.events().cancelled();
+				tell(acquisition, AcquisitionEvents::cancelled);
 			}
 			Thread.currentThread().interrupt();
 			throw new LockAcquisitionException("Interrupted while waiting for lock '" + this.path
@@ -222,7 +223,7 @@ final class CuratorLock implements ClusterLock {
 		}
 		if (!hold.deliver()) {
 			LockLostException lost = lostAsGranted(hold);
-			acquisition.events().failed(lost);
+			tell(acquisition, (events) -> events.failed(lost));
 			throw lost;
 		}
 		return hold;
@@ -246,13 +247,21 @@ final class CuratorLock implements ClusterLock {
 
 	private static void report(Acquisition acquisition, Throwable ex) {
 		if (ex instanceof CancellationException) {
-			acquisition.events().cancelled();
+			tell(acquisition, AcquisitionEvents::cancelled);
 		}
 		else if (ex instanceof LockTimeoutException) {
-			acquisition.events().timedOut();
+			tell(acquisition, AcquisitionEvents::timedOut);
 		}
 		else {
-			acquisition.events().failed(ex);
+			tell(acquisition, (events) -> events.failed(ex));
+		}
+	}
+
+	// Listeners are told only if there are some.
+	private static void tell(Acquisition acquisition, Consumer<AcquisitionEvents> what) {
+		AcquisitionEvents events = acquisition.events();
+		if (events != null) {
+			what.accept(events);
 		}
 	}
 

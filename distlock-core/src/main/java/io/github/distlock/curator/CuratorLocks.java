@@ -411,8 +411,10 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		}
 
 		@Override
-		public AcquisitionEvents events(LockKind kind, LockPath path) {
-			return Events.start(this.eventListeners, kind, path);
+		public @Nullable AcquisitionEvents events(LockKind kind, LockPath path) {
+			// Without listeners nothing is told: the call does not enter Events.
+			LockEventListener[] listeners = this.eventListeners;
+			return (listeners.length == 0) ? null : Events.start(listeners, kind, path);
 		}
 
 		@Override

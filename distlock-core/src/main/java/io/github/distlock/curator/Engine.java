@@ -1,6 +1,7 @@
 package io.github.distlock.curator;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
@@ -45,8 +46,11 @@ interface Engine {
 	 */
 	LoneGrants loneQueues();
 
-	/** Start following one acquisition for the event listeners. */
-	AcquisitionEvents events(LockKind kind, LockPath path);
+	/**
+	 * Start following one acquisition for the event listeners.
+	 * @return what the listeners are told, or {@code null} if there is none
+	 */
+	@Nullable AcquisitionEvents events(LockKind kind, LockPath path);
 
 	/** Whether the locks were closed: no acquisition may start any more. */
 	boolean isClosed();

@@ -16,9 +16,6 @@ final class Events implements AcquisitionEvents {
 
 	private static final Logger logger = LoggerFactory.getLogger(Events.class);
 
-	static final Events NONE = new Events(LockKind.MUTEX, LockPath.parse("none"),
-			new LockEventListener.AcquisitionListener[0]);
-
 	private final LockKind kind;
 
 	private final LockPath path;
@@ -31,11 +28,8 @@ final class Events implements AcquisitionEvents {
 		this.acquisitions = acquisitions;
 	}
 
-	/** Tell the listeners that an acquisition starts. */
+	/** Tell the listeners (at least one) that an acquisition starts. */
 	static Events start(LockEventListener[] listeners, LockKind kind, LockPath path) {
-		if (listeners.length == 0) {
-			return NONE;
-		}
 		LockEventListener.AcquisitionListener[] acquisitions = new LockEventListener.AcquisitionListener[listeners.length];
 		for (int i = 0; i < listeners.length; i++) {
 			try {

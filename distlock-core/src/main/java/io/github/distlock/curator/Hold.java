@@ -13,20 +13,12 @@ import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockState;
 
 /**
- * A lock node that holds its lock for us, from the grant until it is released or its
- * session ends. It follows the connection state, and is released by deleting its node:
- * the delete is sent without waiting for ZooKeeper's answer ({@link #closeAsync()}
- * returns it), and retried until the session ends.
- * <p>
- * It follows its session through its {@link HeldNode}, the same code as a leader's
- * tenure: held, in doubt, lost or released, and the fencing token. The hold adds what a
- * lock needs, as that node's owner: a reconnection within the session confirms it at
- * once; a loss passes the local turn on and is reported to the holder's and the loss
- * listeners; the node stays for the release (sent whatever the connection does).
- * <p>
- * A hold is the engine's handle of one acquisition; a
- * {@link io.github.distlock.core.LockScope} wraps it in one handle per (re-)entry and
- * closes it with the last.
+ * A lock node that holds its lock for us, from the grant until it is released (its delete
+ * sent, {@link #closeAsync()} completing on the answer) or its session ends. It follows
+ * its session through its {@link Node}, the same code as a leader's tenure, and adds what
+ * a lock needs: a reconnection within the session confirms it at once; a loss passes the
+ * local turn on and is reported to the listeners. A
+ * {@link io.github.distlock.core.LockScope} wraps it in one handle per (re-)entry.
  */
 final class Hold implements LockHandle, Session.Held {
 
@@ -40,7 +32,7 @@ final class Hold implements LockHandle, Session.Held {
 
 	private final Instant acquiredAt = Instant.now();
 
-	private final AcquisitionEvents events;
+	private final @Nullable AcquisitionEvents events;
 
 	// The local queue whose turn this hold keeps until it is released or lost, or null.
 	private final @Nullable String turnPath;
@@ -51,7 +43,7 @@ final class Hold implements LockHandle, Session.Held {
 	private final CompletableFuture<Void> released = new CompletableFuture<>();
 
 	// Guarded by this: held, in doubt, lost or released, and the token.
-	private final HeldNode state;
+	private final Node state;
 
 	// Guarded by this: whether the holder got the hold, whether its listeners were told
 	// it was acquired, and whether a loss waits for that to be reported.
@@ -62,11 +54,11 @@ final class Hold implements LockHandle, Session.Held {
 	private boolean lossWaiting;
 
 	Hold(Engine engine, LockKind kind, LockPath path, LockNode node, long token, String holder,
-			AcquisitionEvents events, @Nullable String turnPath) {
+			@Nullable AcquisitionEvents events, @Nullable String turnPath) {
 		this.engine = engine;
 		this.kind = kind;
 		this.path = path;
-		this.state = new HeldNode(this, engine.session(), node, token, new Follows());
+		this.state = new Node(this, engine.session(), node, token, new Follows());
 		this.keepsTurn = turnPath != null;
 		this.holder = holder;
 		this.events = events;
@@ -98,10 +90,7 @@ final class Hold implements LockHandle, Session.Held {
 		return Optional.of(this.state.node().path());
 	}
 
-	/**
-	 * What the holder should know now, as its {@link HeldNode} judges it: lost if the
-	 * session that owns the node was replaced, whether or not an event said so yet.
-	 */
+	/** What the holder should know now, as its {@link Node} judges it. */
 	@Override
 	public LockState state() {
 		return this.state.state();
@@ -115,10 +104,6 @@ final class Hold implements LockHandle, Session.Held {
 	@Override
 	public LockNode node() {
 		return this.state.node();
-	}
-
-	String holder() {
-		return this.holder;
 	}
 
 	/**
@@ -136,7 +121,9 @@ final class Hold implements LockHandle, Session.Held {
 			closeAsync();
 			return false;
 		}
-		this.events.acquired(this.state.token());
+		if (this.events != null) {
+			this.events.acquired(this.state.token());
+		}
 		boolean lostMeanwhile;
 		synchronized (this) {
 			this.toldAcquired = true;
@@ -151,7 +138,7 @@ final class Hold implements LockHandle, Session.Held {
 
 	/** Events of this hold's acquisition. */
 	@Override
-	public AcquisitionEvents events() {
+	public @Nullable AcquisitionEvents events() {
 		return this.events;
 	}
 
@@ -171,10 +158,9 @@ final class Hold implements LockHandle, Session.Held {
 	}
 
 	/**
-	 * The node became lost. The hold passes its local turn on at once: other clients may
-	 * take the lock now, and so may the next waiter of this client, whether or not this
-	 * hold's holder closes it soon (invariant 5, docs/failure-model.md). The loss is
-	 * reported if the holder has the hold, after its listeners were told it was acquired.
+	 * The node became lost: the local turn is passed on at once, as other clients may
+	 * take the lock now (invariant 5, docs/failure-model.md); the loss is reported once
+	 * the holder's listeners were told it was acquired.
 	 */
 	private void becameLost() {
 		boolean toldHolder;
@@ -216,7 +202,7 @@ final class Hold implements LockHandle, Session.Held {
 		}
 		this.engine.session().release(this);
 		leaveTurn();
-		if (wasDelivered) {
+		if (wasDelivered && this.events != null) {
 			this.events.released();
 		}
 		return this.released;
@@ -234,7 +220,7 @@ final class Hold implements LockHandle, Session.Held {
 	}
 
 	/** What a lock's hold does with the transitions of its node. */
-	private final class Follows implements HeldNode.Owner {
+	private final class Follows implements Node.Owner {
 
 		@Override
 		public boolean suspensionLoses() {
@@ -242,17 +228,17 @@ final class Hold implements LockHandle, Session.Held {
 		}
 
 		@Override
-		public void reconnectedInSession(HeldNode held) {
+		public void reconnectedInSession(Node held) {
 			held.confirm();
 		}
 
 		@Override
-		public void lost(HeldNode held) {
+		public void lost(Node held) {
 			becameLost();
 		}
 
 		@Override
-		public void sessionEnded(HeldNode held) {
+		public void sessionEnded(Node held) {
 		}
 
 	}
@@ -260,6 +246,204 @@ final class Hold implements LockHandle, Session.Held {
 	@Override
 	public String toString() {
 		return "Hold[" + this.kind + " '" + this.path + "', token " + fencingToken() + ", " + currentState() + "]";
+	}
+
+	/**
+	 * One granted node as it follows its session: the one code by which a lock's hold and
+	 * a leader's {@code Tenure} are held, in doubt, lost (the session that owns the node
+	 * ended, or the node is gone) or released, and its fencing token (a tenure's epoch).
+	 * A suspension or loss told after the node was made in a later session is about an
+	 * earlier one ({@link Session#isOfLaterSession}): it changes nothing. What a change
+	 * means is the {@link Owner}'s, told once, after the change. Guarded by the owner's
+	 * monitor, which it is given; the owner's hooks run outside it unless the caller
+	 * holds it.
+	 */
+
+	static final class Node implements SessionBound {
+
+		private final Object monitor;
+
+		private final Session session;
+
+		private final LockNode node;
+
+		private final long token;
+
+		private final Owner owner;
+
+		// Guarded by the monitor.
+		private LockState state = LockState.HELD;
+
+		Node(Object monitor, Session session, LockNode node, long token, Owner owner) {
+			this.monitor = monitor;
+			this.session = session;
+			this.node = node;
+			this.token = token;
+			this.owner = owner;
+		}
+
+		LockNode node() {
+			return this.node;
+		}
+
+		/** The fencing token: a lock's token, a tenure's epoch. */
+		long token() {
+			return this.token;
+		}
+
+		/**
+		 * The state as last set, without asking whether the session is still the same.
+		 */
+		LockState currentState() {
+			synchronized (this.monitor) {
+				return this.state;
+			}
+		}
+
+		/** Whether the node holds, or may: held or in doubt. */
+		boolean isOn() {
+			synchronized (this.monitor) {
+				return this.state == LockState.HELD || this.state == LockState.IN_DOUBT;
+			}
+		}
+
+		/** Whether the node belongs to the session in use. */
+		boolean isOfSessionInUse() {
+			return this.node.clientInstance() == this.session.clientInstance();
+		}
+
+		/**
+		 * What the holder should know now: the state, or lost if the session that owns
+		 * the node was replaced, whether or not an event said so yet (the node then ends
+		 * here).
+		 */
+		LockState state() {
+			LockState judged;
+			synchronized (this.monitor) {
+				judged = (isOn() && !isOfSessionInUse()) ? LockState.LOST : this.state;
+			}
+			if (judged == LockState.LOST) {
+				end();
+			}
+			return judged;
+		}
+
+		/**
+		 * The connection was suspended: held becomes in doubt, or lost if a suspension
+		 * loses; told late about an earlier session, nothing.
+		 */
+		@Override
+		public void suspended() {
+			boolean lostNow;
+			synchronized (this.monitor) {
+				if (this.session.isOfLaterSession(this.node) || this.state != LockState.HELD) {
+					return;
+				}
+				this.state = this.owner.suspensionLoses() ? LockState.LOST : LockState.IN_DOUBT;
+				lostNow = this.state == LockState.LOST;
+			}
+			if (lostNow) {
+				this.owner.lost(this);
+			}
+		}
+
+		/**
+		 * The connection came back: within the node's session the owner decides; in a new
+		 * one it is lost (a session that expired again while Curator was still in its
+		 * lost state shows only here).
+		 */
+		@Override
+		public void reconnected() {
+			if (isOfSessionInUse()) {
+				this.owner.reconnectedInSession(this);
+			}
+			else {
+				endWithSession();
+			}
+		}
+
+		/**
+		 * Curator reported a session lost: the node is lost, unless it was made in a
+		 * later session, when the loss is about an earlier one, told late.
+		 */
+		@Override
+		public void lost() {
+			if (!this.session.isOfLaterSession(this.node)) {
+				endWithSession();
+			}
+		}
+
+		private void endWithSession() {
+			end();
+			this.owner.sessionEnded(this);
+		}
+
+		/** The node is known to hold within the same session: in doubt becomes held. */
+		void confirm() {
+			synchronized (this.monitor) {
+				if (this.state == LockState.IN_DOUBT) {
+					this.state = LockState.HELD;
+				}
+			}
+		}
+
+		/**
+		 * The node holds no more (its session ended, or it is gone): lost; owner told.
+		 */
+		void end() {
+			synchronized (this.monitor) {
+				if (this.state != LockState.HELD && this.state != LockState.IN_DOUBT) {
+					return;
+				}
+				this.state = LockState.LOST;
+			}
+			this.owner.lost(this);
+		}
+
+		/** The holder released it: {@code false} if it was released before. */
+		boolean release() {
+			synchronized (this.monitor) {
+				if (this.state == LockState.RELEASED) {
+					return false;
+				}
+				this.state = LockState.RELEASED;
+				return true;
+			}
+		}
+
+		@Override
+		public String toString() {
+			return currentState() + ", token " + this.token;
+		}
+
+		/** What a hold and a tenure do differently with the same transitions. */
+		interface Owner {
+
+			/** Whether a suspension loses the node (the policy {@code SUSPENDED}). */
+			boolean suspensionLoses();
+
+			/**
+			 * The connection came back within the node's session: a hold confirms it at
+			 * once; a tenure reads the queue again first.
+			 */
+			void reconnectedInSession(Node held);
+
+			/**
+			 * The node became lost (told once): a hold passes its turn on and reports the
+			 * loss; a tenure ends and tells the election.
+			 */
+			void lost(Node held);
+
+			/**
+			 * The session that owns the node ended, as an event told, after
+			 * {@link #lost}: a hold keeps its node for its holder's release; a
+			 * participant deletes it (a server may keep that session a while) and queues
+			 * again.
+			 */
+			void sessionEnded(Node held);
+
+		}
+
 	}
 
 }

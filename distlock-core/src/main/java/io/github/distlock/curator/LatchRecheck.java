@@ -52,7 +52,7 @@ final class LatchRecheck {
 						return;
 					}
 					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-					if (Session.isConnectionProblem(code)) {
+					if (Requests.isConnectionProblem(code)) {
 						recheckLater(node);
 						return;
 					}
@@ -93,7 +93,7 @@ final class LatchRecheck {
 			if (!this.outcome.follows(node)) {
 				return;
 			}
-			if (Session.isConnectionProblem(code)) {
+			if (Requests.isConnectionProblem(code)) {
 				recheckLater(node);
 				return;
 			}

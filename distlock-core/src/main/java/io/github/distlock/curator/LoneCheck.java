@@ -21,7 +21,7 @@ final class LoneCheck {
 	private final String queuePath;
 
 	// What the answer of the create in flight may prove, or null.
-	private LoneGrants.@Nullable Proof proof;
+	private LoneQueue.@Nullable Proof proof;
 
 	LoneCheck(@Nullable LoneGrants grants, String queuePath) {
 		this.grants = grants;
@@ -56,7 +56,7 @@ final class LoneCheck {
 	 * The proof is used up either way.
 	 */
 	boolean proves(String nodeName, long instance) {
-		LoneGrants.Proof proof = this.proof;
+		LoneQueue.Proof proof = this.proof;
 		this.proof = null;
 		return proof != null && this.grants != null && this.grants.proves(proof, nodeName, instance);
 	}

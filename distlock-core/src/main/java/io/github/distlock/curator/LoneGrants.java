@@ -17,7 +17,7 @@ interface LoneGrants {
 	 * @param instance Curator's handle index the create is sent with
 	 * @return the proof to check against the create's answer, or {@code null}
 	 */
-	@Nullable Proof before(String queuePath, long instance);
+	LoneQueue.@Nullable Proof before(String queuePath, long instance);
 
 	/**
 	 * The create of our node was answered: whether its number proves it the queue's only
@@ -27,7 +27,7 @@ interface LoneGrants {
 	 * @param instance Curator's handle index the create was sent and answered with
 	 * @return whether the node holds without a read
 	 */
-	boolean proves(Proof proof, String nodeName, long instance);
+	boolean proves(LoneQueue.Proof proof, String nodeName, long instance);
 
 	/**
 	 * Before the read of a mutex queue whose create was just sent: set the parent's watch
@@ -45,13 +45,5 @@ interface LoneGrants {
 	 * @param instance Curator's handle index the read was answered with
 	 */
 	void alone(String queuePath, String nodeName, long instance);
-
-	/**
-	 * What the answer of one create may prove: the queue's state it was sent with, and
-	 * the number the node must have.
-	 */
-	record Proof(LoneQueue queue, long epoch, int sequence) {
-
-	}
 
 }

@@ -53,4 +53,12 @@ final class LoneQueue {
 		this.epoch++;
 	}
 
+	/**
+	 * What the answer of one create may prove: the queue's state it was sent with, and
+	 * the number the node must have.
+	 */
+	record Proof(LoneQueue queue, long epoch, int sequence) {
+
+	}
+
 }

@@ -81,7 +81,7 @@ final class LoneQueues implements LoneGrants {
 	}
 
 	@Override
-	public synchronized @Nullable Proof before(String queuePath, long instance) {
+	public synchronized LoneQueue.@Nullable Proof before(String queuePath, long instance) {
 		LoneQueue queue = this.queues.get(queuePath);
 		if (queue == null) {
 			return null;
@@ -96,11 +96,11 @@ final class LoneQueues implements LoneGrants {
 		if (QueueDriver.isAtCeiling(sequence) || QueueDriver.isAtCeiling(sequence + 1)) {
 			return null;
 		}
-		return new Proof(queue, queue.epoch, sequence + 1);
+		return new LoneQueue.Proof(queue, queue.epoch, sequence + 1);
 	}
 
 	@Override
-	public synchronized boolean proves(Proof proof, String nodeName, long instance) {
+	public synchronized boolean proves(LoneQueue.Proof proof, String nodeName, long instance) {
 		LoneQueue queue = proof.queue();
 		if (this.queues.get(queue.path) != queue || queue.epoch != proof.epoch() || !queue.isArmed(instance)
 				|| !queue.aloneDeleted) {

@@ -61,7 +61,7 @@ final class PositionNode {
 	/** A create was answered with the parents there. */
 	void answered(KeeperException.Code code) {
 		this.parentsMissing = 0;
-		this.answerLost = Session.isConnectionProblem(code);
+		this.answerLost = Requests.isConnectionProblem(code);
 	}
 
 	/** Whether the last create's answer was lost with the connection. */

@@ -18,10 +18,7 @@ import io.github.distlock.core.LockLostException;
 
 /**
  * Our node in one lock queue until it holds the lock or is abandoned: the acquisition
- * state machine of every protocol (its table: {@link PositionState}). It sends its
- * requests through the session's {@link Requests}; each answer, taking the owner's
- * monitor (which guards it), advances one state, the pure {@link QueueDriver} deciding,
- * or is ignored if about an older node (generation) or after the position moved on.
+ * state machine of every protocol (its table: {@link PositionState}).
  */
 final class QueuePosition {
 
@@ -65,9 +62,10 @@ final class QueuePosition {
 	// Whether the create's number may prove our node alone, without a read.
 	private final LoneCheck lone;
 
-	private final Watches watches = new Watches(this::watched);
+	// Made by the first read: a node granted by its create's answer needs neither.
+	private @Nullable Watches watches;
 
-	private final CreationOrder order = new CreationOrder();
+	private @Nullable CreationOrder order;
 
 	private final PositionNode our = new PositionNode();
 
@@ -103,8 +101,7 @@ final class QueuePosition {
 		synchronized (this.owner) {
 			if ((this.state == PositionState.STALLED || this.state == PositionState.QUEUED)
 					&& this.our.isOfOtherHandle(this.engine.session().clientInstance())) {
-				// The server may keep our replaced session's node a while: we would wait
-				// for a predecessor we never see go. Deleted and made anew.
+				// A replaced session's node may outlive it a while: deleted, made anew.
 				vanishedNode();
 				return;
 			}
@@ -257,17 +254,14 @@ final class QueuePosition {
 		// No read went with the create: the number proves the node alone, or read now.
 		boolean unread = this.lone.pending();
 		this.our.known(stat);
-		this.order.know(this.our.name(), this.our.czxid());
 		this.state = PositionState.QUEUED;
 		if (!this.our.isOfSend()) {
 			// Curator sent the create again through a new handle: another session's node.
 			vanishedNode();
 		}
-		else if (this.downgrade != null) {
-			// A downgrading reader holds at once, if it entered its write lock.
-			holds();
-		}
-		else if (unread && this.lone.proves(this.our.name(), this.our.clientInstance())) {
+		else if (this.downgrade != null || (unread && this.lone.proves(this.our.name(), this.our.clientInstance()))) {
+			// A downgrade holds at once (if it entered its write lock), as does a node
+			// proved alone by its number.
 			holds();
 		}
 		else if (unread || this.our.wasReadEarly()) {
@@ -278,6 +272,10 @@ final class QueuePosition {
 	// The queue's children (watched as a whole for a lease), then the driver decides.
 	private void read() {
 		int generation = this.generation;
+		if (this.watches == null) {
+			this.watches = new Watches(this::watched);
+			this.order = new CreationOrder();
+		}
 		Watcher watcher = this.driver.watchesQueue() ? this.watches.on(this.queuePath, WatcherType.Children) : null;
 		this.requests.trySend(
 				() -> this.requests.children(this.queuePath, watcher, (event) -> children(generation, event)),
@@ -302,6 +300,7 @@ final class QueuePosition {
 			// NONODE: the queue's parent is not there any more, and neither is our node.
 			List<String> children = (code == KeeperException.Code.OK) ? event.getChildren() : List.of();
 			ForeignNodes.check(this.engine.client().getNamespace(), this.queuePath, children, this.driver);
+			this.order.know(this.our.name(), this.our.czxid());
 			this.order.complete(this.requests, this.queuePath, children, this.driver.orderedNames(),
 					(orderCode, present) -> {
 						synchronized (this.owner) {
@@ -386,7 +385,9 @@ final class QueuePosition {
 			return;
 		}
 		this.state = PositionState.HOLDS;
-		this.watches.forget(this.requests);
+		if (this.watches != null) {
+			this.watches.forget(this.requests);
+		}
 		this.owner.granted(this, this.our.lockNode());
 	}
 
@@ -414,7 +415,7 @@ final class QueuePosition {
 	}
 
 	private void problem(KeeperException.Code code, @Nullable String path) {
-		if (Session.isConnectionProblem(code)) {
+		if (Requests.isConnectionProblem(code)) {
 			this.state = PositionState.STALLED;
 			this.owner.stalled(this);
 			return;
@@ -429,7 +430,9 @@ final class QueuePosition {
 
 	private void end() {
 		this.state = PositionState.ABANDONED;
-		this.watches.forget(this.requests);
+		if (this.watches != null) {
+			this.watches.forget(this.requests);
+		}
 		if (this.our.path() != null) {
 			this.requests.deleteInBackground(this.our.path());
 		}

@@ -64,6 +64,15 @@ final class Requests {
 		this.releaseCompleted = releaseCompleted;
 	}
 
+	/**
+	 * Whether a connection error is a want of a connection (lost, timed out, the session
+	 * gone or moved) rather than ZooKeeper's answer.
+	 */
+	static boolean isConnectionProblem(KeeperException.Code code) {
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
+				|| code == KeeperException.Code.OPERATIONTIMEOUT || code == KeeperException.Code.SESSIONMOVED;
+	}
+
 	/** Tell the given consumer the node of each release ZooKeeper deleted. */
 	void onDeleted(Consumer<String> deleted) {
 		this.deleted = deleted;

@@ -76,7 +76,8 @@ final class SemaphoreAcquisition extends Acquisition {
 
 	SemaphoreAcquisition(Engine engine, LockPath path, String semaphorePath, int permits, String holder,
 			Duration waitTime) {
-		super(engine, LockKind.SEMAPHORE, path, holder, waitTime, ZKPaths.makePath(semaphorePath, GUARD));
+		super(engine, LockKind.SEMAPHORE, path, ZKPaths.makePath(semaphorePath, GUARD), null, holder, waitTime, true,
+				null);
 		this.requests = engine.requests();
 		this.semaphorePath = semaphorePath;
 		this.leasesPath = ZKPaths.makePath(semaphorePath, LEASES);
@@ -282,7 +283,7 @@ final class SemaphoreAcquisition extends Acquisition {
 				return;
 			}
 			if (code != KeeperException.Code.OK) {
-				if (!Session.isConnectionProblem(code)) {
+				if (!Requests.isConnectionProblem(code)) {
 					fail(KeeperException.create(code, this.semaphorePath));
 				}
 				this.verifications--;
@@ -318,7 +319,7 @@ final class SemaphoreAcquisition extends Acquisition {
 					else if (code == KeeperException.Code.BADVERSION || code == KeeperException.Code.NONODE) {
 						verify();
 					}
-					else if (!Session.isConnectionProblem(code)) {
+					else if (!Requests.isConnectionProblem(code)) {
 						fail(KeeperException.create(code, this.semaphorePath));
 					}
 				}

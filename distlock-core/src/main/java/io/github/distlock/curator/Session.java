@@ -2,7 +2,7 @@ package io.github.distlock.curator;
 
 import java.util.concurrent.CompletableFuture;
 
-import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.LockAcquisitionException;
@@ -18,15 +18,6 @@ import io.github.distlock.core.WaitingAcquisition;
  * connection; the parts reach it through their {@link Engine} only.
  */
 interface Session {
-
-	/**
-	 * Whether a connection error is a want of a connection (lost, timed out, the session
-	 * gone or moved) rather than ZooKeeper's answer.
-	 */
-	static boolean isConnectionProblem(KeeperException.Code code) {
-		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONEXPIRED
-				|| code == KeeperException.Code.OPERATIONTIMEOUT || code == KeeperException.Code.SESSIONMOVED;
-	}
 
 	// The connection
 
@@ -53,14 +44,6 @@ interface Session {
 
 	/** Curator's index of the ZooKeeper handle (and so of the session) in use now. */
 	long clientInstance();
-
-	/**
-	 * Whether a node was made through the ZooKeeper handle (so in the session) in use
-	 * now.
-	 */
-	default boolean isOf(LockNode node) {
-		return node.clientInstance() == clientInstance();
-	}
 
 	/**
 	 * Whether a node was made through a ZooKeeper handle newer than the one whose
@@ -123,7 +106,7 @@ interface Session {
 
 		HeldLock snapshot();
 
-		AcquisitionEvents events();
+		@Nullable AcquisitionEvents events();
 
 	}
 

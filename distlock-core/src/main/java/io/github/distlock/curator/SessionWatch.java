@@ -257,7 +257,7 @@ final class SessionWatch implements Session {
 				this.namespaceReady = true;
 			}
 			catch (Exception ex) {
-				if (ex instanceof KeeperException keeper && !Session.isConnectionProblem(keeper.code())) {
+				if (ex instanceof KeeperException keeper && !Requests.isConnectionProblem(keeper.code())) {
 					refused = keeper;
 				}
 				logger.debug("Namespace of {} not ready yet: {}", connectString(), ex.toString());
@@ -361,7 +361,10 @@ final class SessionWatch implements Session {
 			HeldLock lost = hold.snapshot();
 			logger.warn("Lost {} '{}' held by '{}' since {}", lost.kind(), lost.path(), lost.holder(),
 					lost.acquiredAt());
-			hold.events().lost();
+			AcquisitionEvents events = hold.events();
+			if (events != null) {
+				events.lost();
+			}
 			for (Consumer<HeldLock> listener : this.lossListeners) {
 				try {
 					listener.accept(lost);

@@ -19,7 +19,7 @@ import io.github.distlock.core.LockState;
  * The tenures of one participant of a leader election: whether its node leads now, the
  * open {@link TenureHandle}s of the current tenure, the drain of a leaving leader, and
  * who waits to lead. A tenure is a hold of the latch node: it follows its session through
- * a {@link HeldNode}, the same code as a lock's hold (leading is held, then in doubt or
+ * a {@link Hold.Node}, the same code as a lock's hold (leading is held, then in doubt or
  * lost; the epoch is its fencing token), as that node's owner: a reconnection within the
  * session has the {@link Member} read the queue again before the node leads again; a loss
  * ends the tenure and tells the {@link Election}; the end of the node's session has the
@@ -29,7 +29,7 @@ import io.github.distlock.core.LockState;
  * Guarded by the participant's monitor, which guards the participant's own state: the
  * participant calls in with it held, and a handle's calls take it.
  */
-final class Tenure implements TenureHandle.Source, HeldNode.Owner {
+final class Tenure implements TenureHandle.Source, Hold.Node.Owner {
 
 	private static final Logger logger = LoggerFactory.getLogger(Tenure.class);
 
@@ -47,7 +47,7 @@ final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 
 	// The node of the last tenure, its epoch, and whether it leads (held), is in doubt,
 	// or ended (lost); null before the first tenure.
-	private @Nullable HeldNode held;
+	private Hold.@Nullable Node held;
 
 	private @Nullable Instant since;
 
@@ -84,20 +84,20 @@ final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 
 	/** Whether a tenure is on: leading, in doubt, or draining. */
 	boolean isLeading() {
-		HeldNode held = this.held;
+		Hold.Node held = this.held;
 		return held != null && held.isOn();
 	}
 
 	/** Whether the node leads for new work now. */
 	boolean isLeader() {
-		HeldNode held = this.held;
+		Hold.Node held = this.held;
 		return held != null && held.currentState() == LockState.HELD && this.drained == null
 				&& this.engine.session().isConnected() && held.isOfSessionInUse();
 	}
 
 	/** The epoch of the last tenure: its node's creating zxid. */
 	long epoch() {
-		HeldNode held = this.held;
+		Hold.Node held = this.held;
 		return (held != null) ? held.token() : 0;
 	}
 
@@ -154,7 +154,7 @@ final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 	}
 
 	private LockState stateNow(long tenure) {
-		HeldNode held = this.held;
+		Hold.Node held = this.held;
 		if (tenure != this.count || held == null) {
 			return LockState.LOST;
 		}
@@ -204,7 +204,7 @@ final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 
 	/** The node that led is still first after the connection came back. */
 	void confirmed(LockNode node) {
-		HeldNode held = this.held;
+		Hold.Node held = this.held;
 		if (held != null && held.isOn()) {
 			held.confirm();
 		}
@@ -215,7 +215,7 @@ final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 
 	/** The node leads: a new tenure, its epoch the node's creating zxid. */
 	void start(LockNode node) {
-		this.held = new HeldNode(this.monitor, this.engine.session(), node, node.czxid(), this);
+		this.held = new Hold.Node(this.monitor, this.engine.session(), node, node.czxid(), this);
 		this.since = Instant.now();
 		this.count++;
 		this.inFlight = 0;
@@ -230,7 +230,7 @@ final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 
 	/** The tenure ends, if one is on. */
 	void end() {
-		HeldNode held = this.held;
+		Hold.Node held = this.held;
 		if (held != null) {
 			held.end();
 		}
@@ -242,12 +242,12 @@ final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 	}
 
 	@Override
-	public void reconnectedInSession(HeldNode held) {
+	public void reconnectedInSession(Hold.Node held) {
 		this.member.recheck(held.node());
 	}
 
 	@Override
-	public void sessionEnded(HeldNode held) {
+	public void sessionEnded(Hold.Node held) {
 		this.member.forget(held.node());
 	}
 
@@ -255,7 +255,7 @@ final class Tenure implements TenureHandle.Source, HeldNode.Owner {
 	 * The tenure of the given node ended: its handles are lost, and the election told.
 	 */
 	@Override
-	public void lost(HeldNode held) {
+	public void lost(Hold.Node held) {
 		if (held != this.held) {
 			return;
 		}

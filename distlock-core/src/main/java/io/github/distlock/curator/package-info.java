@@ -61,66 +61,94 @@
  * acquisition), {@link io.github.distlock.curator.LocalQueues} (seen as
  * {@link io.github.distlock.curator.LocalTurns}) and
  * {@link io.github.distlock.curator.QueueInspector}.
- * <h2>The walk of one lock call</h2> A synchronous, uncontended {@code @DistributedLock}
- * call on a mutex enters these files, in order (interceptor first, then the engine):
+ * <h2>The walk of one lock call</h2> A synchronous, uncontended
+ * {@code @DistributedLock("orders/#{#id}")} call on a mutex whose path was used before
+ * (the create's number proves the node alone: 2 requests) enters these files, in order of
+ * first entry, from {@code LockInterceptor.invoke} until the guaranteed delete is handed
+ * to Curator and the call returns. Counted by instrumenting every distlock method and
+ * constructor: a file counts when code defined in it runs (a nested type is in its
+ * owner's file); JDK, Spring, Curator and ZooKeeper files do not, nor interfaces whose
+ * methods run elsewhere.
  * <ol>
- * <li>{@code LockInterceptor}: finds the method's operation, hands the call on.</li>
- * <li>{@code LockOperationExecutor}: resolves the path and wait time, acquires, runs the
- * method, releases.</li>
- * <li>{@code LockCall}, {@code MutexOperation}: the lock of the resolved path.</li>
- * <li>{@link io.github.distlock.curator.CuratorLocks}: the {@code ClusterLock} of the
- * path.</li>
- * <li>{@link io.github.distlock.curator.CuratorLock}: asks the thread's
- * {@link io.github.distlock.core.LockScope} (no re-entry), starts the acquisition and
- * parks on its outcome.</li>
- * <li>{@link io.github.distlock.curator.QueueAcquisition} and
- * {@link io.github.distlock.curator.Acquisition}: the outcome future, the deadline
- * ({@link io.github.distlock.curator.DeadlineTimer}), the local turn
- * ({@link io.github.distlock.curator.LocalQueues}), then the position's start.</li>
- * <li>{@link io.github.distlock.curator.QueuePosition}: the node's name from the
- * {@link io.github.distlock.curator.QueueDriver}, whether the create's number may prove
- * it alone ({@link io.github.distlock.curator.LoneCheck},
- * {@link io.github.distlock.curator.LoneQueues}), then the create and the read.</li>
- * <li>{@link io.github.distlock.curator.Requests}: sends the protected create and the
- * children read (ZooKeeper answers both in order).</li>
- * <li>{@link io.github.distlock.curator.QueuePosition} again, from each answer: the node
- * known, the queue read, the driver decides it holds; its owner is told.</li>
- * <li>{@link io.github.distlock.curator.Acquisition}: grants a
- * {@link io.github.distlock.curator.Hold} (its
- * {@link io.github.distlock.curator.HeldNode}), registered with the
- * {@link io.github.distlock.curator.SessionWatch}; the outcome completes.</li>
- * <li>{@link io.github.distlock.curator.CuratorLock}: the hold, delivered, is adopted by
- * the scope as the caller's handle; the method runs.</li>
- * <li>The handle's close: the {@code Hold} releases its {@code HeldNode}, the
- * {@code SessionWatch} stops following it and its {@code Requests} sends the guaranteed
- * delete.</li>
+ * <li>{@code LockInterceptor}: hands the call on.</li>
+ * <li>{@code AbstractFallbackOperationSource}: the method's operation, cached.</li>
+ * <li>{@code LockOperationExecutor}: resolves the call, acquires, runs the method,
+ * releases.</li>
+ * <li>{@code MutexOperation}: the operation's values; the lock of the path.</li>
+ * <li>{@code LockPathTemplate}: the path from the argument.</li>
+ * <li>{@code LockPath} (core): the argument escaped to a segment, the path parsed.</li>
+ * <li>{@link io.github.distlock.curator.CuratorLocks}: the default wait time, the
+ * {@code ClusterLock} of the path, the parts (its {@code Engine}).</li>
+ * <li>{@code DurationTemplate}: the wait time and the hold time.</li>
+ * <li>{@code LockCall}: the resolved call, acquired, released.</li>
+ * <li>{@link io.github.distlock.curator.CuratorLock}: asks the thread's scope, starts the
+ * acquisition, parks on its outcome, delivers the hold.</li>
+ * <li>{@link io.github.distlock.curator.QueuePaths}: the queue's path.</li>
+ * <li>{@code LockKind}, {@code LockProtocol} (core): the kind's subtree.</li>
+ * <li>{@code LockScope} (core): no re-entry; the hold adopted as the caller's handle,
+ * then closed.</li>
+ * <li>{@link io.github.distlock.curator.Acquisition}: the outcome future, the deadline,
+ * the local turn, the position's start; the grant of the hold.</li>
+ * <li>{@link io.github.distlock.curator.LoneCheck}: whether the create's number may prove
+ * the node alone.</li>
+ * <li>{@link io.github.distlock.curator.HolderIdentity}: the node's data.</li>
+ * <li>{@link io.github.distlock.curator.QueuePosition}: sends the create; from its
+ * answer, the node known, proved alone, held; its owner told.</li>
+ * <li>{@link io.github.distlock.curator.PositionNode}: what the position knows of its
+ * node.</li>
+ * <li>{@link io.github.distlock.curator.SessionWatch}: follows the acquisition, then the
+ * hold; the session in use; the release.</li>
+ * <li>{@link io.github.distlock.curator.EngineThreads}: the timer.</li>
+ * <li>{@link io.github.distlock.curator.DeadlineTimer}: the deadline armed, then
+ * cancelled.</li>
+ * <li>{@link io.github.distlock.curator.LocalQueues}: the local turn entered, then
+ * left.</li>
+ * <li>{@link io.github.distlock.curator.QueueDriver}: the node's name and number.</li>
+ * <li>{@link io.github.distlock.curator.LoneQueues}: the queue known alone; the proof
+ * checked against the create's answer.</li>
+ * <li>{@link io.github.distlock.curator.LoneQueue}: that queue's state, and its
+ * {@code Proof}.</li>
+ * <li>{@link io.github.distlock.curator.Requests}: sends the protected create, then the
+ * guaranteed delete.</li>
+ * <li>{@link io.github.distlock.curator.LockNode}: the granted node's value.</li>
+ * <li>{@link io.github.distlock.curator.Hold}: the granted node following its session
+ * ({@code Hold.Node}), delivered, released.</li>
  * </ol>
- * The uncontended cycle is the create, the read and the delete (2 requests when the
- * create's number proves the node alone: no read). On the way the call also reads values
- * and small helpers ({@code LockNode}, {@code PositionNode}, {@code Watches},
- * {@code CreationOrder}, {@code ForeignNodes}, {@code Events},
- * {@code AcquisitionFailures}, {@code HolderIdentity}, {@code EngineThreads}), and
- * reaches the parts through the {@code Engine} interface: 28 files in all, the position
- * entered once by its owner and once by each answer. Shortening the walk further means
- * merging parts (the two acquisition classes, the hold and its {@code HeldNode}), not
- * helpers.
+ * That is 29 files; 37 before the event listeners ({@code Events}, only when there are
+ * some), the failure messages ({@code AcquisitionFailures}, only on a failure), the
+ * watches and the creation order (only when the queue is read) and the code of the
+ * {@code Session} interface (now {@code Requests}' and the hold's) left this path, the
+ * lone rule's proof became {@code LoneQueue}'s (the narrow {@code LoneGrants} has no code
+ * left), and the queue acquisition and {@code HeldNode} were merged into
+ * {@code Acquisition} and {@code Hold}. A path's first call (its queue's parents made,
+ * the queue read: no proof) enters {@code ForeignNodes}, {@code Watches} and
+ * {@code CreationOrder} too: 32. Toward 12, the merges next: on the Spring side the
+ * operation, its resolution and the call ({@code MutexOperation},
+ * {@code DurationTemplate}, {@code LockCall}) in one file; in the engine the lone rule in
+ * one file ({@code LoneCheck}, {@code LoneQueue} into {@code LoneQueues}), the timer
+ * armed only once a wait has to wait (a deadline still kept while ZooKeeper is away), the
+ * local turn entered only when another local acquisition of the path exists, the queue's
+ * path and the node's data made once per lock, and {@code PositionNode}, {@code LockNode}
+ * into the position and the hold. That would leave 16: the rest is the path's resolution
+ * ({@code LockPathTemplate}, {@code LockPath}) and the layers of the lock
+ * ({@code CuratorLocks}, {@code CuratorLock}, {@code LockScope}).
  * <h2>Following the session</h2> One mechanism follows the session: the
  * {@code SessionWatch} alone listens to the connection's state, and tells everything that
  * follows the session through the narrow {@link io.github.distlock.curator.SessionBound}
  * (suspended, reconnected, lost): holds, then acquisitions in flight, then the
  * participants of leader elections. An acquisition resumes its positions; a participant
  * resumes its position or tells its tenure. A lock's hold and a leader's tenure follow
- * the session by one code, a {@link io.github.distlock.curator.HeldNode} per granted node
- * (held, in doubt, lost, released; the fencing token, a tenure's epoch): in doubt or lost
- * by the connection-loss policy, lost once the session of its node was replaced (told, or
- * seen when its state is asked). Its owner's hooks differ: back within the session, a
- * hold is held at once, a tenure once its {@code LatchRecheck} found the node still first
- * (another member may lead meanwhile); a loss passes a hold's local turn on and is
- * reported to the loss listeners, or ends a tenure and tells the election; the session's
- * end leaves a hold's node to its release, and has a participant delete its node (a
- * server may keep that session) and queue again. Outside it: a tenure's handle is
- * {@code IN_DOUBT} while disconnected before the suspension is told (it is asked before
- * new work), a hold {@code HELD} until told; a participant watches its node.
+ * the session by one code, a {@code Hold.Node} per granted node (held, in doubt, lost,
+ * released; the fencing token, a tenure's epoch): in doubt or lost by the connection-loss
+ * policy, lost once the session of its node was replaced (told, or seen when its state is
+ * asked). Its owner's hooks differ: back within the session, a hold is held at once, a
+ * tenure once its {@code LatchRecheck} found the node still first (another member may
+ * lead meanwhile); a loss passes a hold's local turn on and is reported to the loss
+ * listeners, or ends a tenure and tells the election; the session's end leaves a hold's
+ * node to its release, and has a participant delete its node (a server may keep that
+ * session) and queue again. Outside it: a tenure's handle is {@code IN_DOUBT} while
+ * disconnected before the suspension is told (it is asked before new work), a hold
+ * {@code HELD} until told; a participant watches its node.
  * <p>
  * Curator tells connection events on a thread of its own, one at a time and in order, and
  * tells a new ZooKeeper handle's connection before any answer through it reaches the
@@ -187,7 +215,7 @@
  * position with the latch driver, see its states), or has a node that led: leading, in
  * doubt, ended with its node kept, or draining. Relinquishing and leaving without open
  * handles are immediate: the node is deleted at once. A tenure is a hold of the node by
- * the same {@code HeldNode} as a lock's (above), its epoch the node's creating zxid.
+ * the same {@code Hold.Node} as a lock's (above), its epoch the node's creating zxid.
  * <table>
  * <caption>Transitions of a {@code Participant} and its {@code Tenure}, each with the
  * test that forces it</caption>
