@@ -172,9 +172,13 @@ class MutualExclusionCheckerTests {
 		}
 		int expirations = 0;
 		long nextPause = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		// Past the planned time, the run goes on (up to its cap) until what the
+		// assertions below count on was seen: expirations, sections of every shape, the
+		// semaphore full.
 		while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(1)
 				|| (System.nanoTime() < cap && !(expirations >= FEWEST_EXPIRATIONS
-						&& SHAPES.stream().allMatch((shape) -> sectionsByShape.get(shape).get() > FEWEST_SECTIONS)))) {
+						&& SHAPES.stream().allMatch((shape) -> sectionsByShape.get(shape).get() > FEWEST_SECTIONS)
+						&& probes.get(LockShape.SEMAPHORE).mostInside() == LockShape.PERMITS))) {
 			long pause = ThreadLocalRandom.current().nextLong(1000, 3000);
 			long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause);
 			await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() >= until);
