@@ -162,7 +162,10 @@ final class ReactiveLockExecutor {
 			}
 			Publisher<?> work = adapter.toPublisher(returned);
 			if (this.fence != null) {
-				work = this.fence.apply(this.handle, work);
+				Publisher<?> fenced = this.fence.apply(this.handle, work);
+				// Not Mono.from: it cancels after the value, which rolls the transaction
+				// back.
+				work = single ? Flux.from(fenced).singleOrEmpty() : fenced;
 			}
 			if (single) {
 				// A Mono's value is held back until completed() found the lock held.
