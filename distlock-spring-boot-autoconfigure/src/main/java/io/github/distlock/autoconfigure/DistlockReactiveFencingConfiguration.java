@@ -38,8 +38,7 @@ class DistlockReactiveFencingConfiguration {
 	@ConditionalOnMissingBean(ReactiveTransactionFencing.class)
 	static R2dbcTransactionFencing reactiveTransactionFencing(ObjectProvider<ConnectionFactory> connectionFactories,
 			ObjectProvider<ReactiveTransactionManager> transactionManagers, Environment environment) {
-		// Bound from the environment, as for JDBC: the properties bean is not pulled in
-		// early.
+		// Bound from the environment, as for JDBC: not the properties bean, too early.
 		String table = Binder.get(environment)
 			.bind("distlock.fencing.table", String.class)
 			.orElse(FenceTable.DEFAULT_NAME);

@@ -163,8 +163,7 @@ final class ReactiveLockExecutor {
 			Publisher<?> work = adapter.toPublisher(returned);
 			if (this.fence != null) {
 				Publisher<?> fenced = this.fence.apply(this.handle, work);
-				// Not Mono.from: it cancels after the value, which rolls the transaction
-				// back.
+				// Not Mono.from: it cancels after the value (a rollback).
 				work = single ? Flux.from(fenced).singleOrEmpty() : fenced;
 			}
 			if (single) {
