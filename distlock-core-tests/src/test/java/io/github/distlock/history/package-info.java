@@ -51,10 +51,10 @@
  * {@code ServerWatches}, {@code ZooKeeperNodes}) and the {@code distlock-tcp-relay}
  * module's {@code TcpRelay}; nothing here is used by other test packages.
  * <p>
- * The fenced store's real-database variant,
- * {@link io.github.distlock.history.FencedCommitsCheckerTests}, runs rounds of holders
- * that write through distlock's fenced transactions to H2 under the same kinds of faults
- * ({@link io.github.distlock.history.FencedCommitRounds}) and judges what the database
- * committed ({@link io.github.distlock.history.FencedCommits}).
+ * The fenced store's real-database variant, distlock-spring's
+ * {@code io.github.distlock.transaction.FencedCommitsCheckerTests}, runs rounds of
+ * holders that write through distlock's fenced transactions (JDBC and R2DBC) to H2 and
+ * PostgreSQL under the same kinds of faults ({@code FencedCommitRounds}) and judges what
+ * the database committed ({@code FencedCommits}).
  */
 package io.github.distlock.history;

@@ -8,6 +8,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.core.Ordered;
 
 import io.github.distlock.core.ConnectionLossPolicy;
@@ -638,12 +639,27 @@ public class DistlockProperties {
 		 */
 		private String table = "distlock_fence";
 
+		/**
+		 * When to create the fence table, from the schema distlock ships for the database
+		 * (schema-h2.sql, schema-postgresql.sql): in an embedded database only, always,
+		 * or never (the table must then exist). Only for the default table name.
+		 */
+		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
 		public String getTable() {
 			return this.table;
 		}
 
 		public void setTable(String table) {
 			this.table = table;
+		}
+
+		public DatabaseInitializationMode getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+			this.initializeSchema = initializeSchema;
 		}
 
 	}

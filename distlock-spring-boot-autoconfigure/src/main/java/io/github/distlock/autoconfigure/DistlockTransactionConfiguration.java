@@ -34,7 +34,7 @@ import io.github.distlock.core.LockLostException;
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 @ConditionalOnClass(name = "org.springframework.transaction.TransactionExecutionListener")
-@Import(DistlockFencingConfiguration.class)
+@Import({ DistlockFencingConfiguration.class, DistlockReactiveFencingConfiguration.class })
 class DistlockTransactionConfiguration {
 
 	@Bean

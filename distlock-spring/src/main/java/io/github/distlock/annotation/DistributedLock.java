@@ -103,9 +103,13 @@ public @interface DistributedLock {
 	 * {@link io.github.distlock.core.StaleFencingTokenException}. At commit the
 	 * transaction advances the lock path's row in the fence table of its database. The
 	 * transaction is one that begins inside the call (put {@code @Transactional} on the
-	 * same method: the lock wraps it) or that was running when the call began. Needs a
-	 * {@code DataSource} and a transaction manager, and a method that returns its result
-	 * (not a {@code CompletionStage} or reactive type). See docs/failure-model.md.
+	 * same method: the lock wraps it) or that was running when the call began. A method
+	 * that returns its result needs a {@code DataSource} and a transaction manager (JDBC,
+	 * JPA); a method returning a {@code Mono} or {@code Flux}, or a Kotlin
+	 * {@code suspend} function, needs an R2DBC {@code ConnectionFactory} and an
+	 * {@code R2dbcTransactionManager}: its work runs, once the lock is held, in a
+	 * reactive transaction with the method's {@code @Transactional} attributes. A
+	 * {@code CompletionStage} method cannot be fenced. See docs/failure-model.md.
 	 * @return whether the transaction is fenced
 	 */
 	boolean fenced() default false;

@@ -60,4 +60,17 @@ public @interface LeaderOnly {
 	 */
 	OnNotLeader onNotLeader() default OnNotLeader.SKIP;
 
+	/**
+	 * Whether the leader's calls fence the transaction they run in: it commits only if no
+	 * later leader of the group committed a fenced transaction before it, else it rolls
+	 * back with a {@link io.github.distlock.core.StaleFencingTokenException}. The token
+	 * is the tenure's epoch, and the group's row in the fence table is
+	 * {@code leader/<group>}. As for {@link DistributedLock#fenced()}: the method returns
+	 * its result and runs a JDBC or JPA transaction, or returns a {@code Mono} or
+	 * {@code Flux} (or is a Kotlin {@code suspend} function) and runs an R2DBC one; the
+	 * lock wraps the method's {@code @Transactional}. See docs/failure-model.md.
+	 * @return whether the leader's transactions are fenced
+	 */
+	boolean fenced() default false;
+
 }

@@ -24,9 +24,11 @@ import io.github.distlock.core.Locks;
  * @param path the group, as a constant template
  * @param onNotLeader what a call on an instance that does not lead does
  * @param leadership the leader election, asked for on the first call
+ * @param fenced whether the leader's calls fence the transaction they run in, with the
+ * tenure's epoch as the token
  */
 public record LeaderOnlyOperation(Method method, String description, LockedReturnType returnType, LockPathTemplate path,
-		OnNotLeader onNotLeader, Supplier<Leadership> leadership) implements LockOperation {
+		OnNotLeader onNotLeader, Supplier<Leadership> leadership, boolean fenced) implements LockOperation {
 
 	private static final DurationTemplate AT_ONCE = new DurationTemplate.Fixed(Duration.ZERO);
 

@@ -10,6 +10,8 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
@@ -27,11 +29,14 @@ import io.github.distlock.core.LockConfigurationException;
  * startup, naming the method. It remembers every group it found, so that the application
  * joins their elections once it has started.
  */
-public class LeaderOnlyOperationSource extends AbstractFallbackOperationSource<LockOperation> {
+public class LeaderOnlyOperationSource extends AbstractFallbackOperationSource<LockOperation>
+		implements BeanFactoryAware {
 
 	private final Set<String> groups = ConcurrentHashMap.newKeySet();
 
 	private final Supplier<Leadership> leadership;
+
+	private @Nullable BeanFactory beanFactory;
 
 	/**
 	 * Create a source.
@@ -40,6 +45,15 @@ public class LeaderOnlyOperationSource extends AbstractFallbackOperationSource<L
 	public LeaderOnlyOperationSource(Supplier<Leadership> leadership) {
 		super(Set.of(LeaderOnly.class));
 		this.leadership = leadership;
+	}
+
+	/**
+	 * Look up the fencing of transactions there, for {@code fenced = true}.
+	 * @param beanFactory the context's bean factory
+	 */
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
 	}
 
 	/** The groups named by the annotated methods found so far, sorted. */
@@ -75,9 +89,12 @@ public class LeaderOnlyOperationSource extends AbstractFallbackOperationSource<L
 		LockPathTemplate path = LockPathTemplate.of(group, new LiteralExpression(group), description);
 		// Rejects return types no executor can run (a plain Future), at startup.
 		LockedReturnType returnType = LockedReturnType.of(specificMethod, description);
+		if (annotation.fenced()) {
+			FencedCalls.check(this.beanFactory, returnType, description);
+		}
 		this.groups.add(group);
 		return new LeaderOnlyOperation(specificMethod, description, returnType, path, annotation.onNotLeader(),
-				this.leadership);
+				this.leadership, annotation.fenced());
 	}
 
 }

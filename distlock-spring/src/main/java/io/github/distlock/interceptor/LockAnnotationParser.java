@@ -128,26 +128,8 @@ final class LockAnnotationParser {
 				annotation.getBoolean("reentrant"), holdAtLeast, fenced);
 	}
 
-	/**
-	 * Check that a fenced call can fence its transaction: the method's work ends when it
-	 * returns (the transaction is the calling thread's), and the context can fence
-	 * transactions.
-	 */
 	private void checkFenced(LockedReturnType returnType, String description) {
-		if (!(returnType instanceof LockedReturnType.Synchronous)) {
-			throw new LockConfigurationException(description + ": fenced = true, but the method returns "
-					+ "a CompletionStage, a reactive type or is a suspend function, whose transaction is not the "
-					+ "calling thread's; fenced transactions are for methods that return their result (reactive "
-					+ "transactions are not fenced yet), so remove fenced = true or make the method synchronous");
-		}
-		TransactionFencing fencing = (this.beanFactory != null)
-				? this.beanFactory.getBeanProvider(TransactionFencing.class).getIfAvailable() : null;
-		if (fencing == null) {
-			throw new LockConfigurationException(description + ": fenced = true, but the application cannot fence "
-					+ "transactions: it needs spring-jdbc, a DataSource and a transaction manager (see "
-					+ "docs/failure-model.md#fenced-transactions); add them, or remove fenced = true");
-		}
-		fencing.checkUsable(description);
+		FencedCalls.check(this.beanFactory, returnType, description);
 	}
 
 	/**

@@ -88,8 +88,10 @@ public sealed interface LockOperation
 
 	/**
 	 * Whether the lock fences the transaction the call runs in (see
-	 * {@link TransactionFencing}).
-	 * @return {@code true} for a fenced {@code @DistributedLock} or {@code @WriteLock}
+	 * {@link TransactionFencing}, and {@link ReactiveTransactionFencing} for a reactive
+	 * method).
+	 * @return {@code true} for a fenced {@code @DistributedLock}, {@code @WriteLock} or
+	 * {@code @LeaderOnly}
 	 */
 	default boolean fenced() {
 		return false;

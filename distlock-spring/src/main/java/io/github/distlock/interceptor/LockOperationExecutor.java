@@ -53,6 +53,10 @@ final class LockOperationExecutor {
 		this.beanFactory = beanFactory;
 	}
 
+	@Nullable BeanFactory beanFactory() {
+		return this.beanFactory;
+	}
+
 	@Nullable Object execute(LockOperation operation, MethodInvocation invocation, Class<?> targetClass) throws Throwable {
 		LockedReturnType returnType = operation.returnType();
 		if (returnType instanceof LockedReturnType.Stage) {

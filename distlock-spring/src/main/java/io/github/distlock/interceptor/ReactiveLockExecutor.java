@@ -78,7 +78,8 @@ final class ReactiveLockExecutor {
 		catch (RuntimeException ex) {
 			return Mono.error(ex);
 		}
-		Mono<Acquired> acquired = Mono.create((sink) -> new Acquisition(call, scope, sink).start());
+		Fence fence = operation.fenced() ? fence(operation, targetClass) : null;
+		Mono<Acquired> acquired = Mono.create((sink) -> new Acquisition(call, scope, sink, fence).start());
 		Publisher<?> work;
 		if (single) {
 			work = Mono.usingWhen(acquired, (outcome) -> Mono.from(outcome.run(invocation, type.adapter(), true)),
@@ -96,6 +97,22 @@ final class ReactiveLockExecutor {
 				: Flux.from(work)
 					.onErrorMap(ReactiveLockExecutor::unwrapReleaseFailure)
 					.contextWrite((context) -> context.put(ReactiveLockContext.SCOPE_KEY, scope));
+	}
+
+	/**
+	 * The fence of a fenced call's work: a reactive transaction that commits only if no
+	 * newer holder of the locks committed first. The lock wraps it.
+	 */
+	private Fence fence(LockOperation operation, Class<?> targetClass) {
+		ReactiveTransactionFencing fencing = FencedCalls.reactive(this.executor.beanFactory(), operation.description());
+		return (handle, work) -> fencing.fence(operation.description(), handle, operation.method(), targetClass, work);
+	}
+
+	@FunctionalInterface
+	private interface Fence {
+
+		Publisher<?> apply(Handle handle, Publisher<?> work);
+
 	}
 
 	/**
@@ -129,7 +146,7 @@ final class ReactiveLockExecutor {
 
 	}
 
-	private record Held(LockCall call, Handle handle) implements Acquired {
+	private record Held(LockCall call, Handle handle, @Nullable Fence fence) implements Acquired {
 
 		@Override
 		public Publisher<?> run(MethodInvocation invocation, ReactiveAdapter adapter, boolean single) {
@@ -144,6 +161,11 @@ final class ReactiveLockExecutor {
 				return Mono.empty();
 			}
 			Publisher<?> work = adapter.toPublisher(returned);
+			if (this.fence != null) {
+				Publisher<?> fenced = this.fence.apply(this.handle, work);
+				// Not Mono.from: it cancels after the value (a rollback).
+				work = single ? Flux.from(fenced).singleOrEmpty() : fenced;
+			}
 			if (single) {
 				// A Mono's value is held back until completed() found the lock held.
 				return work;
@@ -236,12 +258,15 @@ final class ReactiveLockExecutor {
 
 		private final AtomicInteger state = new AtomicInteger(WAITING);
 
+		private final @Nullable Fence fence;
+
 		private volatile @Nullable Handle delivered;
 
-		Acquisition(LockCall call, LockScope scope, MonoSink<Acquired> sink) {
+		Acquisition(LockCall call, LockScope scope, MonoSink<Acquired> sink, @Nullable Fence fence) {
 			this.call = call;
 			this.scope = scope;
 			this.sink = sink;
+			this.fence = fence;
 		}
 
 		void start() {
@@ -254,7 +279,7 @@ final class ReactiveLockExecutor {
 			if (handle != null) {
 				this.delivered = handle;
 				if (this.state.compareAndSet(WAITING, DELIVERED)) {
-					this.sink.success(new Held(this.call, handle));
+					this.sink.success(new Held(this.call, handle, this.fence));
 				}
 				else {
 					LockCall.release(handle, null);

@@ -115,8 +115,20 @@ public final class FenceTable {
 			}
 			seen = select(connection, key);
 		}
-		throw new StaleFencingTokenException(
-				description + ": the transaction was rolled back: lock '" + key
+		throw stale(handle, description, seen);
+	}
+
+	/**
+	 * The refusal of a stale holder's commit.
+	 * @param handle the stale hold
+	 * @param description who asked, for the message
+	 * @param seen the newer token the row holds, {@code null} if the row was not seen
+	 * @return the exception
+	 */
+	StaleFencingTokenException stale(LockHandle handle, String description, @Nullable Long seen) {
+		long token = handle.fencingToken();
+		return new StaleFencingTokenException(
+				description + ": the transaction was rolled back: lock '" + key(handle)
 						+ "' was taken by a newer holder, whose fencing token " + seen + " committed to " + this.name
 						+ " before this holder's token " + token + "; this holder lost the lock without knowing it "
 						+ "(its session ended during a pause, say), so its writes must not land",
@@ -158,23 +170,40 @@ public final class FenceTable {
 	}
 
 	private LockConfigurationException missingTable(SQLException ex) {
-		return new LockConfigurationException("Fence table '" + this.name + "' does not exist in the database of "
-				+ "the transaction (" + ex.getMessage() + "); create it with the schema distlock ships "
-				+ "(io/github/distlock/transaction/schema-h2.sql, schema-postgresql.sql), through spring.sql.init, "
-				+ "Flyway or Liquibase as docs/failure-model.md#the-fence-table shows, or name yours with "
-				+ "distlock.fencing.table", ex);
+		return missingTable(ex.getMessage(), ex);
+	}
+
+	LockConfigurationException missingTable(@Nullable String message, Throwable cause) {
+		return new LockConfigurationException(
+				"Fence table '" + this.name + "' does not exist in the database of " + "the transaction (" + message
+						+ "); create it with the schema distlock ships "
+						+ "(io/github/distlock/transaction/schema-h2.sql, schema-postgresql.sql): "
+						+ "distlock.fencing.initialize-schema=always does, or spring.sql.init, Flyway or Liquibase as "
+						+ "docs/failure-model.md#the-fence-table shows, or name yours with distlock.fencing.table",
+				cause);
+	}
+
+	private static boolean isDuplicateKey(SQLException ex) {
+		return isDuplicateKey(ex.getSQLState());
+	}
+
+	private static boolean isMissingTable(SQLException ex) {
+		return isMissingTable(ex.getSQLState());
 	}
 
 	// SQLSTATE class 23 is an integrity constraint violation, here the primary key.
-	private static boolean isDuplicateKey(SQLException ex) {
-		String state = ex.getSQLState();
+	static boolean isDuplicateKey(@Nullable String state) {
 		return state != null && state.startsWith("23");
 	}
 
 	// 42S02 is the standard "table not found" (H2 among others), 42P01 PostgreSQL's.
-	private static boolean isMissingTable(SQLException ex) {
-		String state = ex.getSQLState();
+	static boolean isMissingTable(@Nullable String state) {
 		return "42S02".equals(state) || "42P01".equals(state);
+	}
+
+	/** The clock of {@code updated_at}. */
+	Clock clock() {
+		return this.clock;
 	}
 
 }

@@ -9,7 +9,20 @@
  * ({@link io.github.distlock.transaction.JdbcTransactionFencing}). The lock wraps the
  * transaction, so the tokens are known when it begins; the interceptor tells this package
  * of fenced calls through {@link io.github.distlock.interceptor.TransactionFencing}.
- * Spring-dependent (spring-tx, spring-jdbc); the core API stays free of it.
+ * <p>
+ * Reactive methods fence their R2DBC transaction
+ * ({@link io.github.distlock.transaction.R2dbcTransactionFencing}, through
+ * {@link io.github.distlock.interceptor.ReactiveTransactionFencing}): once the locks are
+ * held, the work runs in a reactive transaction with the method's {@code @Transactional}
+ * attributes, and a reactive synchronization advances the rows on the transaction's
+ * connection just before it commits ({@code R2dbcFenceTable}, the same statements with
+ * the database's bind markers);
+ * {@link io.github.distlock.transaction.FencedReactiveTransactions} for programmatic
+ * holds. A leader's calls ({@code @LeaderOnly(fenced = true)}) fence the row
+ * {@code leader/<group>} with the tenure's epoch.
+ * <p>
+ * Spring-dependent (spring-tx, spring-jdbc, spring-r2dbc, all optional); the core API
+ * stays free of it.
  */
 @NullMarked
 package io.github.distlock.transaction;

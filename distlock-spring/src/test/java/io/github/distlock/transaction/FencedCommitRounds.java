@@ -79,7 +79,7 @@ final class FencedCommitRounds {
 		for (int p = 0; p < PATHS; p++) {
 			locks.add(lock(p));
 		}
-		FencedCommits commits = new FencedCommits(locks);
+		FencedCommits commits = new FencedCommits(locks, this.settings.store());
 		ExecutorService executor = Executors.newCachedThreadPool((task) -> {
 			Thread thread = new Thread(task, "fenced-history-holder");
 			thread.setDaemon(true);
@@ -390,8 +390,13 @@ final class FencedCommitRounds {
 	 * @param seed the seed of every random choice
 	 * @param rounds number of rounds
 	 * @param servers 1 for a single server, 3 for an ensemble
+	 * @param store the database and how the nodes reach it
 	 */
-	record Settings(long seed, int rounds, int servers) {
+	record Settings(long seed, int rounds, int servers, FencedCommits.Store store) {
+
+		Settings(long seed, int rounds, int servers) {
+			this(seed, rounds, servers, FencedCommits.Store.h2(false));
+		}
 
 		@Override
 		public String toString() {
@@ -417,7 +422,9 @@ final class FencedCommitRounds {
 
 		String report() {
 			FencedCommits.Judgement j = this.judgement;
-			StringBuilder text = new StringBuilder("Fenced commits on H2, ").append(this.settings)
+			StringBuilder text = new StringBuilder("Fenced commits on ").append(this.settings.store())
+				.append(", ")
+				.append(this.settings)
 				.append(" (rerun: -Ddistlock.history.fenced.seed=")
 				.append(this.settings.seed())
 				.append("), ")

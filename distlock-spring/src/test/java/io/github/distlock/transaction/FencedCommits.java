@@ -1,6 +1,7 @@
 package io.github.distlock.transaction;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -9,20 +10,30 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import io.r2dbc.h2.H2ConnectionFactory;
+import io.r2dbc.spi.ConnectionFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.r2dbc.connection.R2dbcTransactionManager;
+import org.springframework.r2dbc.core.DatabaseClient;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.StaleFencingTokenException;
+import io.github.distlock.testsupport.EmbeddedPostgresExtension;
 
 /**
- * The real-database variant of the checker's fenced store: an in-memory H2 database with
- * distlock's fence table (from the schema distlock ships), written by fenced transactions
- * ({@link FencedTransactions}) of several nodes, each with its own data source,
- * transaction manager and fencing, as separate applications sharing a database.
+ * The real-database variant of the checker's fenced store: a database (in-memory H2, or a
+ * real PostgreSQL) with distlock's fence table (from the schema distlock ships), written
+ * by fenced transactions of several nodes, each with its own data source (or R2DBC
+ * connection factory), transaction manager and fencing, as separate applications sharing
+ * a database: JDBC transactions through {@link FencedTransactions}, or reactive ones
+ * through {@link FencedReactiveTransactions}, as the {@link Store} says.
  * <p>
  * A fenced write updates the lock's {@code stock} row and appends a row to
  * {@code commits} in the same transaction. The update takes the {@code stock} row's lock
@@ -32,17 +43,17 @@ import io.github.distlock.core.StaleFencingTokenException;
  */
 final class FencedCommits {
 
-	// A writer may wait for another's row lock while that one's commit runs; never
-	// long, but H2's default of 1 s could end it on a loaded machine.
-	private final String url = "jdbc:h2:mem:fenced-history-" + UUID.randomUUID()
-			+ ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=60000";
+	private final Store store;
 
-	private final JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(this.url));
+	private final JdbcTemplate jdbc;
 
 	private final List<Attempt> attempts = new ArrayList<>();
 
-	FencedCommits(List<String> locks) {
-		new ResourceDatabasePopulator(new ClassPathResource("io/github/distlock/transaction/schema-h2.sql"))
+	FencedCommits(List<String> locks, Store store) {
+		this.store = store;
+		this.jdbc = new JdbcTemplate(store.dataSource());
+		new ResourceDatabasePopulator(
+				new ClassPathResource("io/github/distlock/transaction/schema-" + store.platform() + ".sql"))
 			.execute(this.jdbc.getDataSource());
 		this.jdbc.execute("create table stock (lock_path varchar(200) primary key, token bigint not null, "
 				+ "writer varchar(64) not null)");
@@ -58,12 +69,20 @@ final class FencedCommits {
 	 * transaction manager and fencing.
 	 */
 	Writer writer() {
-		DataSource dataSource = new DriverManagerDataSource(this.url);
+		if (this.store.reactive()) {
+			ConnectionFactory connectionFactory = this.store.connectionFactory();
+			R2dbcTransactionManager transactionManager = new R2dbcTransactionManager(connectionFactory);
+			R2dbcTransactionFencing fencing = new R2dbcTransactionFencing(() -> connectionFactory,
+					() -> transactionManager, new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC()));
+			return new ReactiveWriter(new FencedReactiveTransactions(fencing),
+					DatabaseClient.create(connectionFactory));
+		}
+		DataSource dataSource = this.store.dataSource();
 		DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
 		JdbcTransactionFencing fencing = new JdbcTransactionFencing(() -> dataSource, () -> transactionManager,
 				new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC()));
 		transactionManager.addListener(fencing);
-		return new Writer(new FencedTransactions(transactionManager, fencing), new JdbcTemplate(dataSource));
+		return new JdbcWriter(new FencedTransactions(transactionManager, fencing), new JdbcTemplate(dataSource));
 	}
 
 	/** Record the outcome of a commit attempt (after the holder's lock was looked at). */
@@ -164,27 +183,76 @@ final class FencedCommits {
 	}
 
 	void shutdown() {
-		this.jdbc.execute("shutdown");
+		this.store.shutdown(this.jdbc);
 	}
 
 	/** The fenced transactions of one node. */
-	static final class Writer {
-
-		private final FencedTransactions transactions;
-
-		private final JdbcTemplate jdbc;
-
-		Writer(FencedTransactions transactions, JdbcTemplate jdbc) {
-			this.transactions = transactions;
-			this.jdbc = jdbc;
-		}
+	interface Writer {
 
 		/**
 		 * Run a fenced transaction: once it has begun, report it open and wait for the
 		 * signal to write; then write the lock's row and the commit's record, and commit.
 		 * @return the newer token that refused the commit, or 0 if it committed
 		 */
-		long write(LockHandle handle, String lock, String writer, Runnable opened, Runnable awaitWrite) {
+		long write(LockHandle handle, String lock, String writer, Runnable opened, Runnable awaitWrite);
+
+	}
+
+	/** A node's fenced reactive transactions (R2DBC). */
+	static final class ReactiveWriter implements Writer {
+
+		private final FencedReactiveTransactions transactions;
+
+		private final DatabaseClient database;
+
+		ReactiveWriter(FencedReactiveTransactions transactions, DatabaseClient database) {
+			this.transactions = transactions;
+			this.database = database;
+		}
+
+		@Override
+		public long write(LockHandle handle, String lock, String writer, Runnable opened, Runnable awaitWrite) {
+			try {
+				this.transactions
+					.execute(handle, (status) -> Mono.fromRunnable(opened)
+						.then(Mono.fromRunnable(awaitWrite).subscribeOn(Schedulers.boundedElastic()))
+						.then(this.database
+							.sql("update stock set token = :token, writer = :writer where lock_path = :lock")
+							.bind("token", handle.fencingToken())
+							.bind("writer", writer)
+							.bind("lock", lock)
+							.then())
+						.then(this.database
+							.sql("insert into commits (lock_path, token, writer) values (:lock, :token, :writer)")
+							.bind("lock", lock)
+							.bind("token", handle.fencingToken())
+							.bind("writer", writer)
+							.then()))
+					.then()
+					.block(Duration.ofSeconds(120));
+				return 0;
+			}
+			catch (StaleFencingTokenException ex) {
+				return ex.getNewerToken();
+			}
+		}
+
+	}
+
+	/** A node's fenced JDBC transactions. */
+	static final class JdbcWriter implements Writer {
+
+		private final FencedTransactions transactions;
+
+		private final JdbcTemplate jdbc;
+
+		JdbcWriter(FencedTransactions transactions, JdbcTemplate jdbc) {
+			this.transactions = transactions;
+			this.jdbc = jdbc;
+		}
+
+		@Override
+		public long write(LockHandle handle, String lock, String writer, Runnable opened, Runnable awaitWrite) {
 			try {
 				this.transactions.execute(handle, (status) -> {
 					opened.run();
@@ -200,6 +268,116 @@ final class FencedCommits {
 			catch (StaleFencingTokenException ex) {
 				return ex.getNewerToken();
 			}
+		}
+
+	}
+
+	/**
+	 * Where the fenced commits land: a database, reached by JDBC or by R2DBC.
+	 */
+	interface Store {
+
+		/** The platform of the shipped schema, such as {@code h2}. */
+		String platform();
+
+		/** Whether the nodes write through R2DBC. */
+		boolean reactive();
+
+		/** A new data source on the database (the judge's, or a JDBC node's). */
+		DataSource dataSource();
+
+		/** A new R2DBC connection factory on the database, for a reactive node. */
+		ConnectionFactory connectionFactory();
+
+		/** Release the database once judged. */
+		void shutdown(JdbcTemplate jdbc);
+
+		/**
+		 * An in-memory H2 database.
+		 * @param reactive whether the nodes write through R2DBC
+		 * @return the store
+		 */
+		static Store h2(boolean reactive) {
+			// A writer may wait for another's row lock while that one's commit runs;
+			// never long, but H2's default of 1 s could end it on a loaded machine.
+			String name = "fenced-history-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=60000";
+			return new Store() {
+
+				@Override
+				public String platform() {
+					return "h2";
+				}
+
+				@Override
+				public boolean reactive() {
+					return reactive;
+				}
+
+				@Override
+				public DataSource dataSource() {
+					return new DriverManagerDataSource("jdbc:h2:mem:" + name);
+				}
+
+				@Override
+				public ConnectionFactory connectionFactory() {
+					return H2ConnectionFactory.inMemory(name);
+				}
+
+				@Override
+				public void shutdown(JdbcTemplate jdbc) {
+					jdbc.execute("shutdown");
+				}
+
+				@Override
+				public String toString() {
+					return "H2 through " + (reactive ? "R2DBC" : "JDBC");
+				}
+
+			};
+		}
+
+		/**
+		 * A database of a real PostgreSQL server.
+		 * @param postgres the server's extension, the database its test class's
+		 * @param reactive whether the nodes write through R2DBC
+		 * @return the store
+		 */
+		static Store postgres(EmbeddedPostgresExtension postgres, boolean reactive) {
+			return new Store() {
+
+				@Override
+				public String platform() {
+					return "postgresql";
+				}
+
+				@Override
+				public boolean reactive() {
+					return reactive;
+				}
+
+				@Override
+				public DataSource dataSource() {
+					return postgres.dataSource();
+				}
+
+				@Override
+				public ConnectionFactory connectionFactory() {
+					return postgres.connectionFactory();
+				}
+
+				@Override
+				public void shutdown(JdbcTemplate jdbc) {
+					jdbc.execute("drop table commits");
+					jdbc.execute("drop table stock");
+					jdbc.execute("drop table distlock_fence");
+				}
+
+				@Override
+				public String toString() {
+					return "PostgreSQL through " + (reactive ? "R2DBC" : "JDBC");
+				}
+
+			};
 		}
 
 	}

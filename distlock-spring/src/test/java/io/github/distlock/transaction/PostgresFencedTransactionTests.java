@@ -11,20 +11,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.StaleFencingTokenException;
 import io.github.distlock.curator.CuratorLocks;
+import io.github.distlock.testsupport.EmbeddedPostgresExtension;
 import io.github.distlock.testsupport.NodeOptions;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -32,19 +28,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Fenced transactions on PostgreSQL, whose transactions refuse every statement after a
- * failed one: the first commits of a lock race to insert its row (the loser goes back to
- * the conditional update under a savepoint), and a stale holder is refused. Skipped when
- * Docker is not available.
+ * Fenced transactions on a real PostgreSQL (embedded, no Docker), whose transactions
+ * refuse every statement after a failed one: the first commits of a lock race to insert
+ * its row (the loser goes back to the conditional update under a savepoint), and a stale
+ * holder is refused.
  */
-@Testcontainers(disabledWithoutDocker = true)
 class PostgresFencedTransactionTests {
 
-	@Container
-	static final GenericContainer<?> postgres = new GenericContainer<>("postgres:17-alpine")
-		.withEnv("POSTGRES_PASSWORD", "fenced")
-		.withExposedPorts(5432)
-		.waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*\\n", 2));
+	@RegisterExtension
+	static final EmbeddedPostgresExtension postgres = new EmbeddedPostgresExtension();
 
 	@RegisterExtension
 	final ZooKeeperExtension zookeeper = new ZooKeeperExtension(NodeOptions.defaults().withNamespace("fenced-pg"));
@@ -57,9 +49,7 @@ class PostgresFencedTransactionTests {
 
 	@BeforeEach
 	void createTables() {
-		DriverManagerDataSource dataSource = new DriverManagerDataSource(
-				"jdbc:postgresql://" + postgres.getHost() + ":" + postgres.getMappedPort(5432) + "/postgres",
-				"postgres", "fenced");
+		javax.sql.DataSource dataSource = postgres.dataSource();
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.jdbc.execute("drop table if exists distlock_fence");
 		this.jdbc.execute("drop table if exists stock");
