@@ -140,12 +140,12 @@ final class LockAnnotationParser {
 					+ "calling thread's; fenced transactions are for methods that return their result (reactive "
 					+ "transactions are not fenced yet), so remove fenced = true or make the method synchronous");
 		}
-		TransactionFencing fencing = (this.beanFactory != null)
-				? this.beanFactory.getBeanProvider(TransactionFencing.class).getIfAvailable() : null;
+		TransactionFencing fencing = FencingCollaborators.find(this.beanFactory);
 		if (fencing == null) {
 			throw new LockConfigurationException(description + ": fenced = true, but the application cannot fence "
 					+ "transactions: it needs spring-jdbc, a DataSource and a transaction manager (see "
-					+ "docs/failure-model.md#fenced-transactions); add them, or remove fenced = true");
+					+ "docs/failure-model.md#fenced-transactions), or spring-kafka with a transactional producer "
+					+ "factory (docs/kafka.md); add them, or remove fenced = true");
 		}
 		fencing.checkUsable(description);
 	}
