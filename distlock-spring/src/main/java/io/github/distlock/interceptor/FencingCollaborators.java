@@ -2,6 +2,7 @@ package io.github.distlock.interceptor;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -50,7 +51,10 @@ final class FencingCollaborators implements TransactionFencing {
 				refusals.add(ex.getMessage());
 			}
 		}
-		throw new LockConfigurationException(String.join("; and ", refusals));
+		String prefix = description + ": ";
+		throw new LockConfigurationException(prefix + refusals.stream()
+			.map((refusal) -> refusal.startsWith(prefix) ? refusal.substring(prefix.length()) : refusal)
+			.collect(Collectors.joining("; and ")));
 	}
 
 	@Override
