@@ -162,8 +162,7 @@ public final class KafkaFencing implements TransactionFencing {
 
 		private <K, V> FencedProducer<K, V> checkFactory(Call owner, FencedProducerFactory<K, V> factory,
 				FencedProducer<K, V> producer) {
-			// Two producers of one transactional id would fence each other within the
-			// call.
+			// Two producers of one transactional id would fence each other.
 			if (owner.factory != factory) {
 				throw new LockConfigurationException(this.description + ": two Kafka producer factories sent in one "
 						+ "fenced call of lock '" + lock().path() + "'; a lock has one producer (transactional.id '"

@@ -134,8 +134,7 @@ class FencedKafkaProducerTests {
 					b.template.executeInTransaction((ops) -> ops.send(topic, "b-1").join());
 					retry.countDown();
 					secondTryOfA.join();
-					// A new call of A's lost hold checks the server before its producer
-					// exists.
+					// A new call of A's lost hold checks the server first.
 					relay.resume();
 					assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> a.fencing.execute(heldByA,
 							() -> a.template.executeInTransaction((ops) -> ops.send(topic, "a-3"))));

@@ -180,9 +180,8 @@ class FencedKafkaRoundsTests {
 			this.name = name;
 			this.relay = new TcpRelay(zookeeper.server().getPort());
 			FencedKafkaRoundsTests.this.closeables.add(this.relay);
-			// The lock stays in doubt while the connection is cut: a stalled holder goes
-			// on
-			// believing it holds the lock, so only the broker can stop its commit.
+			// The lock stays in doubt while the connection is cut: a stalled holder
+			// believes it holds the lock, so only the broker can stop its commit.
 			this.locks = zookeeper.nodes()
 				.node(this.relay.getConnectString(),
 						zookeeper.options().withConnectionLossPolicy(ConnectionLossPolicy.LOST));

@@ -44,9 +44,8 @@ public final class DistlockKafkaAutoConfiguration {
 	@ConditionalOnMissingBean
 	static KafkaFencing kafkaFencing(@Lazy CuratorFramework client, ObjectProvider<ProducerFactory<?, ?>> factories,
 			Environment environment) {
-		// Bound from the environment, not taken from the properties bean: the fencing is
-		// asked for while beans are post-processed, and would pull that bean in too
-		// early.
+		// Bound from the environment, not taken from the properties bean: the fencing
+		// is asked for while beans are post-processed, too early for that bean.
 		Binder binder = Binder.get(environment);
 		String prefix = binder.bind("distlock.kafka.transactional-id-prefix", String.class)
 			.orElse(KafkaTransactionalIds.DEFAULT_PREFIX);
