@@ -58,7 +58,7 @@ class DistlockFencingConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	static FencedTransactions fencedTransactions(@Lazy PlatformTransactionManager transactionManager,
-			TransactionFencing fencing) {
+			JdbcTransactionFencing fencing) {
 		return new FencedTransactions(transactionManager, fencing);
 	}
 

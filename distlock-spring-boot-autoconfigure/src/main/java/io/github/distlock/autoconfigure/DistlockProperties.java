@@ -39,6 +39,8 @@ public class DistlockProperties {
 
 	private final Admin admin = new Admin();
 
+	private final Kafka kafka = new Kafka();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -73,6 +75,10 @@ public class DistlockProperties {
 
 	public Admin getAdmin() {
 		return this.admin;
+	}
+
+	public Kafka getKafka() {
+		return this.kafka;
 	}
 
 	/**
@@ -708,6 +714,54 @@ public class DistlockProperties {
 
 		public void setCheckInterval(Duration checkInterval) {
 			this.checkInterval = checkInterval;
+		}
+
+	}
+
+	/**
+	 * Fenced Kafka writes (fenced = true with Spring for Apache Kafka).
+	 */
+	public static class Kafka {
+
+		/**
+		 * Whether KafkaTemplates send through the lock's transactional producer inside
+		 * fenced calls.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Prefix of the transactional.id of each lock's producer, followed by the lock's
+		 * kind and path.
+		 */
+		private String transactionalIdPrefix = "distlock-";
+
+		/**
+		 * How long closing a fenced call's producer may wait for its requests.
+		 */
+		private Duration closeTimeout = Duration.ofSeconds(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getTransactionalIdPrefix() {
+			return this.transactionalIdPrefix;
+		}
+
+		public void setTransactionalIdPrefix(String transactionalIdPrefix) {
+			this.transactionalIdPrefix = transactionalIdPrefix;
+		}
+
+		public Duration getCloseTimeout() {
+			return this.closeTimeout;
+		}
+
+		public void setCloseTimeout(Duration closeTimeout) {
+			this.closeTimeout = closeTimeout;
 		}
 
 	}

@@ -10,9 +10,10 @@ import io.github.distlock.core.LockConfigurationException;
  * Finds what fences the transactions of a fenced call ({@code fenced = true} on
  * {@code @DistributedLock}, {@code @WriteLock} or {@code @LeaderOnly}), by the shape of
  * the method's work: a method that returns its result has its transaction on the calling
- * thread ({@link TransactionFencing}); a reactive method or a Kotlin {@code suspend}
- * function has it in its pipeline ({@link ReactiveTransactionFencing}). A
- * {@code CompletionStage} method's transaction is neither, and cannot be fenced.
+ * thread ({@link TransactionFencing}: every one of the context, its database's and its
+ * Kafka producers'); a reactive method or a Kotlin {@code suspend} function has it in its
+ * pipeline ({@link ReactiveTransactionFencing}). A {@code CompletionStage} method's
+ * transaction is neither, and cannot be fenced.
  */
 final class FencedCalls {
 
@@ -47,12 +48,12 @@ final class FencedCalls {
 			fencing.checkUsable(description);
 			return;
 		}
-		TransactionFencing fencing = (beanFactory != null)
-				? beanFactory.getBeanProvider(TransactionFencing.class).getIfAvailable() : null;
+		TransactionFencing fencing = FencingCollaborators.find(beanFactory);
 		if (fencing == null) {
 			throw new LockConfigurationException(description + ": fenced = true, but the application cannot fence "
 					+ "transactions: it needs spring-jdbc, a DataSource and a transaction manager (see "
-					+ "docs/failure-model.md#fenced-transactions); add them, or remove fenced = true");
+					+ "docs/failure-model.md#fenced-transactions), or spring-kafka with a transactional producer "
+					+ "factory (docs/kafka.md); add them, or remove fenced = true");
 		}
 		fencing.checkUsable(description);
 	}

@@ -107,8 +107,7 @@ final class LockOperationExecutor {
 	}
 
 	private TransactionFencing fencing(LockOperation operation) {
-		TransactionFencing fencing = (this.beanFactory != null)
-				? this.beanFactory.getBeanProvider(TransactionFencing.class).getIfAvailable() : null;
+		TransactionFencing fencing = FencingCollaborators.find(this.beanFactory);
 		if (fencing == null) {
 			throw new LockConfigurationException(operation.description()
 					+ ": fenced = true, but the application cannot fence transactions (no TransactionFencing bean)");

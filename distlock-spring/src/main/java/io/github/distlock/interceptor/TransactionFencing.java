@@ -8,8 +8,10 @@ import io.github.distlock.core.Handle;
  * wraps the call's transaction, so the fencing tokens are known before the transaction
  * begins; the implementation fences the transaction that is running when the call enters,
  * and every transaction that begins on the calling thread while the call runs. A context
- * offers one bean of this type when it can fence transactions (a {@code DataSource} and a
- * transaction manager); a fenced annotation is refused at startup without it.
+ * offers a bean of this type for each store whose writes it can fence (a
+ * {@code DataSource} and a transaction manager; a transactional Kafka producer factory);
+ * a fenced call enters every one that is usable, and a fenced annotation is refused at
+ * startup when none is.
  */
 public interface TransactionFencing {
 
