@@ -105,6 +105,8 @@ class FencedKafkaProducerTests {
 				});
 			assertThat(kafka.committedValues(topic)).containsExactly("b-1");
 			relay.resume();
+			// The lost hold is still its holder's to close.
+			heldByA.close();
 		}
 	}
 
@@ -142,6 +144,7 @@ class FencedKafkaProducerTests {
 				});
 			}
 			assertThat(kafka.committedValues(topic)).containsExactly("a-1", "b-1", "b-2");
+			heldByA.close();
 		}
 	}
 
