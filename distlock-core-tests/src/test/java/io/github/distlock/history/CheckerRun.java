@@ -176,9 +176,8 @@ final class CheckerRun {
 			ZooKeeperNodes clients = new ZooKeeperNodes(Faults.NODES);
 			List<Thread> actors = new ArrayList<>();
 			try {
-				// The LOST-policy node reaches each server through a relay of its own,
-				// which
-				// the steered phase cuts to keep ZooKeeper away from it alone.
+				// The LOST-policy node reaches each server through a relay of its
+				// own: the steered phase cuts them, ZooKeeper away from it alone.
 				for (int server = 0; server < ensemble.size(); server++) {
 					lostPolicyRelays.add(new TcpRelay(ensemble.port(server)));
 				}
