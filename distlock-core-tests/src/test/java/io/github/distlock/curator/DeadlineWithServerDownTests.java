@@ -115,6 +115,23 @@ class DeadlineWithServerDownTests {
 		assertWaited(timeout, 500);
 	}
 
+	/**
+	 * A try-once fails at once once the client knows it is disconnected (above), but a
+	 * client never connected yet may still be connecting: it waits, within its bound of 1
+	 * s, for the first connection, here one that never comes.
+	 */
+	@Test
+	void tryOnceOfAClientNeverConnectedWaitsItsBoundForTheFirstConnection() throws Exception {
+		int closedPort;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			closedPort = socket.getLocalPort();
+		}
+		CuratorLocks locks = this.zookeeper.newNode("127.0.0.1:" + closedPort);
+		LockTimeoutException timeout = catchThrowableOfType(LockTimeoutException.class,
+				() -> locks.mutex("first").acquire(Duration.ZERO));
+		assertWaited(timeout, Acquisition.TRY_ONCE_BOUND.toMillis());
+	}
+
 	@Test
 	void lockingWorksAgainOnceTheServerIsBack() throws Exception {
 		CuratorLocks locks = this.zookeeper.newNode();

@@ -20,6 +20,8 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.ConnectionLossPolicy;
@@ -31,6 +33,7 @@ import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.history.HoldRecord.Access;
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
+import io.github.distlock.testsupport.NodeOptions;
 import io.github.distlock.testsupport.ServerWatches;
 import io.github.distlock.testsupport.ZooKeeperEnsemble;
 import io.github.distlock.testsupport.ZooKeeperNodes;
@@ -127,6 +130,10 @@ final class CheckerRun {
 
 	private volatile boolean steering;
 
+	private volatile boolean downgradesSteered;
+
+	private final AtomicInteger steeredParts = new AtomicInteger();
+
 	CheckerRun(Settings settings) {
 		this.settings = settings;
 	}
@@ -163,18 +170,28 @@ final class CheckerRun {
 		long started = System.nanoTime();
 		FaultInjector faults;
 		ServerWatches.enable();
+		List<TcpRelay> lostPolicyRelays = new ArrayList<>();
 		try (ZooKeeperEnsemble ensemble = Faults.shortSessionServers(this.settings.servers());
 				TcpRelay relay = new TcpRelay(ensemble.port(0))) {
 			ZooKeeperNodes clients = new ZooKeeperNodes(Faults.NODES);
 			List<Thread> actors = new ArrayList<>();
 			try {
+				// The LOST-policy node reaches each server through a relay of its
+				// own: the steered phase cuts them, ZooKeeper away from it alone.
+				for (int server = 0; server < ensemble.size(); server++) {
+					lostPolicyRelays.add(new TcpRelay(ensemble.port(server)));
+				}
+				String lostPolicyServers = lostPolicyRelays.stream()
+					.map(TcpRelay::getConnectString)
+					.collect(Collectors.joining(","));
 				for (int i = 0; i < this.settings.distlockNodes(); i++) {
 					boolean throughRelay = i == this.settings.distlockNodes() - 1;
-					Dispatches dispatches = new Dispatches();
-					CuratorFramework client = clients
-						.client(throughRelay ? relay.getConnectString() : ensemble.connectString(), dispatches);
 					// One node's locks outlive a suspension: lost with the session.
 					boolean lostPolicy = i == LOST_POLICY_NODE;
+					Dispatches dispatches = new Dispatches();
+					CuratorFramework client = (throughRelay || lostPolicy) ? relayedClient(clients,
+							throughRelay ? relay.getConnectString() : lostPolicyServers, dispatches)
+							: clients.client(ensemble.connectString(), dispatches);
 					CuratorLocks locks = (lostPolicy ? Faults.NODES.withConnectionLossPolicy(ConnectionLossPolicy.LOST)
 							: Faults.NODES)
 						.createLocks(client);
@@ -204,6 +221,8 @@ final class CheckerRun {
 					}
 				}
 				if (!steered.isEmpty()) {
+					// Two parts: the downgrades, then a session given up under a hold.
+					this.steeredParts.set(2);
 					this.steering = true;
 					Thread thread = new Thread(() -> steerDowngrades(steered), "history-steered");
 					thread.setDaemon(true);
@@ -212,7 +231,8 @@ final class CheckerRun {
 				for (Node node : this.nodes) {
 					if (node.locks != null) {
 						HoldWatcher watcher = new HoldWatcher(this, node, node.index != LOST_POLICY_NODE,
-								seed * 1_000_003L + 2_000 + node.index);
+								seed * 1_000_003L + 2_000 + node.index,
+								this.steering && node.index == LOST_POLICY_NODE);
 						this.watchers.add(watcher);
 						Thread thread = new Thread(watcher, "history-" + node.name + "-watch");
 						thread.setDaemon(true);
@@ -247,7 +267,7 @@ final class CheckerRun {
 					presence.setDaemon(true);
 					actors.add(presence);
 				}
-				faults = new FaultInjector(this, ensemble, relay, seed ^ 0x5DEECE66DL);
+				faults = new FaultInjector(this, ensemble, relay, lostPolicyRelays, seed ^ 0x5DEECE66DL);
 				this.injector = faults;
 				Thread faultThread = new Thread(faults, "history-faults");
 				faultThread.setDaemon(true);
@@ -273,6 +293,7 @@ final class CheckerRun {
 			finally {
 				this.stopping = true;
 				clients.closeQuietly();
+				lostPolicyRelays.forEach(TcpRelay::close);
 			}
 		}
 		threadsEnd(before);
@@ -304,12 +325,14 @@ final class CheckerRun {
 	}
 
 	/**
-	 * The steered phase at the run's start: downgrades across the end of the write hold's
-	 * session, one at a time, on each distlock node in turn (the writer that takes over
-	 * is of the next node), each asked for once the client is connected in its new
-	 * session, until {@link #STEERED_SCENES} were set up or {@link #STEERING} has passed;
-	 * the fault injector injects nothing else until it is over. The randomized workload
-	 * runs beside it, and draws such downgrades too.
+	 * The steered phase's first part, at the run's start: downgrades across the end of
+	 * the write hold's session, one at a time, on each distlock node in turn (the writer
+	 * that takes over is of the next node), each asked for once the client is connected
+	 * in its new session, until {@link #STEERED_SCENES} were set up or {@link #STEERING}
+	 * has passed. Its second part is the {@link #LOST_POLICY_NODE}'s hold across a
+	 * session its client gives up ({@link HoldWatcher}). The fault injector injects
+	 * nothing else until both are over. The randomized workload runs beside it, and draws
+	 * such downgrades too.
 	 */
 	private void steerDowngrades(List<DistlockActor> steered) {
 		long until = this.runStart + STEERING.toNanos();
@@ -319,11 +342,56 @@ final class CheckerRun {
 				scenes += steered.get(i % steered.size()).steeredDowngrade() ? 1 : 0;
 			}
 			this.history.record(History.Type.FAULT, "faults", 0, null, 0,
-					"steered phase over: " + scenes + " downgrade(s) across a session's end set up");
+					"steered downgrades over: " + scenes + " downgrade(s) across a session's end set up");
 		}
 		finally {
-			this.steering = false;
+			this.downgradesSteered = true;
+			steeredPartOver();
 		}
+	}
+
+	/**
+	 * A part of the steered phase is over; once both are (the downgrades, then the hold
+	 * across a session given up of the {@link #LOST_POLICY_NODE}'s {@link HoldWatcher}),
+	 * the phase is: the calm phase, had it been due, begins now, for its whole length.
+	 */
+	void steeredPartOver() {
+		if (this.steeredParts.decrementAndGet() > 0) {
+			return;
+		}
+		long now = System.nanoTime();
+		if (now > this.calmFrom) {
+			this.calmTo = now + (this.calmTo - this.calmFrom);
+			this.calmFrom = now;
+		}
+		this.history.record(History.Type.FAULT, "faults", 0, null, 0, "steered phase over");
+		this.steering = false;
+	}
+
+	/** Whether the steered downgrades are over (the session given up comes next). */
+	boolean downgradesSteered() {
+		return this.downgradesSteered;
+	}
+
+	/**
+	 * A client that connects through relays, and stays behind them: Curator's ensemble
+	 * tracker would otherwise replace the connect string by the servers' own addresses,
+	 * which it reads from the ensemble's configuration, and a session made after that
+	 * (once one ended) would bypass the relays. Otherwise as the other nodes' clients.
+	 */
+	private static CuratorFramework relayedClient(ZooKeeperNodes clients, String connectString, Dispatches dispatches) {
+		NodeOptions options = clients.options();
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(connectString)
+			.ensembleTracker(false)
+			.namespace(options.namespace())
+			.sessionTimeoutMs((int) options.sessionTimeout().toMillis())
+			.connectionTimeoutMs((int) options.connectionTimeout().toMillis())
+			.retryPolicy(new ExponentialBackoffRetry(100, 3, 1000))
+			.connectionStateListenerManagerFactory(dispatches)
+			.build();
+		client.start();
+		return clients.register(client);
 	}
 
 	/**
@@ -673,8 +741,9 @@ final class CheckerRun {
 	}
 
 	/**
-	 * Whether the steered phase at the run's start is on ({@link #steerDowngrades}): the
-	 * fault injector waits until it is over.
+	 * Whether the steered phase at the run's start is on ({@link #steerDowngrades}, then
+	 * the session given up under a hold of {@link HoldWatcher}): the fault injector waits
+	 * until it is over, and the calm phase does not begin before.
 	 */
 	boolean steering() {
 		return this.steering;
@@ -690,7 +759,7 @@ final class CheckerRun {
 	 */
 	boolean calm() {
 		long now = System.nanoTime();
-		return now >= this.calmFrom && now < this.calmTo;
+		return !this.steering && now >= this.calmFrom && now < this.calmTo;
 	}
 
 	/**

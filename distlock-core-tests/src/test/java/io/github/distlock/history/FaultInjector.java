@@ -20,18 +20,20 @@ import io.github.distlock.testsupport.ZooKeeperEnsemble;
 
 /**
  * Injects random faults, drawn from its own seeded {@link Random}, once the run's steered
- * phase is over ({@link CheckerRun#steering()}), every one to three seconds until the run
- * stops: a session ended on the server (preferably of a node whose holder is in a long
- * pause), a session expired by its client while the server keeps it, a server stopped and
- * started again, with an ensemble a follower lost for a while, the leader lost, the
- * quorum lost (half the time for longer than the session timeout), and a relay in front
- * of one node that stops forwarding or drops its connections. In the run's calm
- * leadership phase ({@link CheckerRun#calm()}) it ends, on their clients, the sessions of
- * a distlock member that waits in a group and of one that leads one (if no distlock
- * member leads, the raw latch first relinquishes the groups it leads), and nothing else
- * until the phase is over (a session ended elsewhere could move the waiting member's
- * queue on). Records each fault as a window (which nodes, from when to when) and leaves
- * every server running and the relay forwarding when done.
+ * phase is over ({@link CheckerRun#steering()}; that phase ends sessions on the server
+ * for its downgrades, and cuts the LOST-policy node's own relays for a hold of its
+ * {@link HoldWatcher}: {@link #givenUp}), every one to three seconds until the run stops:
+ * a session ended on the server (preferably of a node whose holder is in a long pause), a
+ * session expired by its client while the server keeps it, a server stopped and started
+ * again, with an ensemble a follower lost for a while, the leader lost, the quorum lost
+ * (half the time for longer than the session timeout), and a relay in front of one node
+ * that stops forwarding or drops its connections. In the run's calm leadership phase
+ * ({@link CheckerRun#calm()}) it ends, on their clients, the sessions of a distlock
+ * member that waits in a group and of one that leads one (if no distlock member leads,
+ * the raw latch first relinquishes the groups it leads), and nothing else until the phase
+ * is over (a session ended elsewhere could move the waiting member's queue on). Records
+ * each fault as a window (which nodes, from when to when) and leaves every server running
+ * and the relay forwarding when done.
  */
 final class FaultInjector implements Runnable {
 
@@ -46,6 +48,12 @@ final class FaultInjector implements Runnable {
 	private final ZooKeeperEnsemble ensemble;
 
 	private final TcpRelay relay;
+
+	/**
+	 * The relays in front of each server for the LOST-policy node, cut to give its
+	 * session up.
+	 */
+	private final List<TcpRelay> lostPolicyRelays;
 
 	private final Random random;
 
@@ -63,10 +71,12 @@ final class FaultInjector implements Runnable {
 	/** The nodes whose sessions an actor is ending now. */
 	private final Set<Integer> ending = ConcurrentHashMap.newKeySet();
 
-	FaultInjector(CheckerRun run, ZooKeeperEnsemble ensemble, TcpRelay relay, long seed) {
+	FaultInjector(CheckerRun run, ZooKeeperEnsemble ensemble, TcpRelay relay, List<TcpRelay> lostPolicyRelays,
+			long seed) {
 		this.run = run;
 		this.ensemble = ensemble;
 		this.relay = relay;
+		this.lostPolicyRelays = lostPolicyRelays;
 		this.random = new Random(seed);
 	}
 
@@ -105,6 +115,7 @@ final class FaultInjector implements Runnable {
 		finally {
 			try {
 				this.relay.resume();
+				this.lostPolicyRelays.forEach(TcpRelay::restore);
 				this.ensemble.restart();
 			}
 			catch (Exception ex) {
@@ -333,6 +344,37 @@ final class FaultInjector implements Runnable {
 			this.ending.remove(victim.index);
 		}
 		return ended.get();
+	}
+
+	/**
+	 * Keep ZooKeeper away from a node reached through its own relays until its client
+	 * gave its session up, as a fault of its own for a hold steered at it: every relay is
+	 * cut (the client's connections close at once and new ones are refused), the given
+	 * action runs, and the relays relay again.
+	 * @param victim the node whose client connects through the relays
+	 * @param why what the holder does meanwhile, for the history
+	 * @param whileAway what runs while the node cannot reach any server
+	 */
+	void givenUp(Node victim, String why, Runnable whileAway) {
+		while (!this.ending.add(victim.index)) {
+			// An actor is ending its session on the server: none begins while it is cut.
+			DistlockActor.park(20);
+		}
+		try {
+			fault("session of " + victim.name + " given up by its client: its relays cut (" + why + ")",
+					Set.of(victim.index), () -> {
+						this.lostPolicyRelays.forEach(TcpRelay::cut);
+						try {
+							whileAway.run();
+						}
+						finally {
+							this.lostPolicyRelays.forEach(TcpRelay::restore);
+						}
+					});
+		}
+		finally {
+			this.ending.remove(victim.index);
+		}
 	}
 
 	/** End a node's session on the server, and note when it was gone. */

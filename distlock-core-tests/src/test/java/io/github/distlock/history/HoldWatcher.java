@@ -7,11 +7,13 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.state.ConnectionState;
+import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockState;
+import io.github.distlock.testsupport.Faults;
 
 /**
  * A holder that keeps a mutex of its own node for seconds and watches what the engine
@@ -27,6 +29,14 @@ import io.github.distlock.core.LockState;
  * (docs/failure-model.md, "What the holder sees": a hold is lost at once when its client
  * learns of its session's end, and the loss listeners are called). The bound is the
  * checker's slack for anything timed, one session timeout.
+ * <p>
+ * The watcher of the {@code LOST}-policy node takes its first hold in the run's steered
+ * phase, once the steered downgrades are over ({@link #holdAcrossGivenUpSession}): it
+ * holds, its node's relays are cut, and once Curator gave the session up ({@code LOST},
+ * after the session timeout without a connection) the loss must have been told, to the
+ * loss listener within {@link #TOLD} and by the handle's state, while ZooKeeper is still
+ * away (docs/failure-model.md, "What the holder sees", policy {@code LOST}). Every run
+ * with faults has that scene, whatever its seed draws.
  */
 final class HoldWatcher implements Runnable {
 
@@ -45,12 +55,19 @@ final class HoldWatcher implements Runnable {
 
 	private final List<HoldRecord> listened = new ArrayList<>();
 
-	HoldWatcher(CheckerRun run, Node node, boolean suspensionLoses, long seed) {
+	private final boolean givesUp;
+
+	/**
+	 * @param givesUp whether its first hold is held across a session given up, as the
+	 * steered phase's second part ({@link CheckerRun#steeredPartOver()} once over)
+	 */
+	HoldWatcher(CheckerRun run, Node node, boolean suspensionLoses, long seed, boolean givesUp) {
 		this.run = run;
 		this.node = node;
 		this.suspensionLoses = suspensionLoses;
 		this.name = node.name + "-watch";
 		this.seed = seed;
+		this.givesUp = givesUp;
 	}
 
 	/** The path of the node's own mutex. */
@@ -60,6 +77,17 @@ final class HoldWatcher implements Runnable {
 
 	@Override
 	public void run() {
+		if (this.givesUp) {
+			try {
+				while (!this.run.downgradesSteered() && !this.run.stopping()) {
+					DistlockActor.park(20);
+				}
+				holdAcrossGivenUpSession();
+			}
+			finally {
+				this.run.steeredPartOver();
+			}
+		}
 		String path = path(this.node);
 		String key = CheckerRun.key(LockKind.MUTEX, path);
 		while (!this.run.stopping()) {
@@ -119,6 +147,101 @@ final class HoldWatcher implements Runnable {
 				this.run.released(hold, "");
 			}
 		}
+	}
+
+	/**
+	 * Hold the node's mutex while ZooKeeper is kept away from the node until its client
+	 * gives the session up, and judge what the engine told meanwhile.
+	 */
+	private void holdAcrossGivenUpSession() {
+		String path = path(this.node);
+		String key = CheckerRun.key(LockKind.MUTEX, path);
+		int op = this.run.nextOp(this.name);
+		this.run.history().record(History.Type.START, this.name, op, key, 0, "MUTEX hold across a session given up");
+		LockHandle handle;
+		try {
+			handle = this.node.locks.mutex(path).acquire(Duration.ofSeconds(10));
+		}
+		catch (DistributedLockException ex) {
+			this.run.history()
+				.record(History.Type.ENDED, this.name, op, key, 0, ex.getClass().getSimpleName() + ": " + ex);
+			return;
+		}
+		this.run.history().record(History.Type.GRANTED, this.name, op, key, handle.fencingToken(), "watched");
+		HoldRecord hold = this.run.open(op, this.name, this.node.index, key, LockKind.MUTEX, 0, handle.fencingToken(),
+				0, handle);
+		hold.listening = true;
+		try {
+			this.run.store().enter(hold);
+			this.run.injector().givenUp(this.node, "watched " + hold + " listens", () -> lossToldWhileAway(op, hold));
+			hold.checkState();
+			this.run.store().exit(hold);
+		}
+		finally {
+			try {
+				handle.close();
+			}
+			catch (RuntimeException ex) {
+				this.run.history()
+					.record(History.Type.RELEASED, this.name, op, key, hold.token, "release failed: " + ex);
+			}
+			this.run.released(hold, "");
+		}
+	}
+
+	/**
+	 * While no server can be reached: wait for the client's {@code LOST}, then for the
+	 * loss listener ({@link #TOLD} at most), then ask the handle. A loss not told by
+	 * then, or a state other than {@link LockState#LOST}, is a violation,
+	 * {@code loss untold}.
+	 */
+	private void lossToldWhileAway(int op, HoldRecord hold) {
+		long cut = System.nanoTime();
+		long deadline = cut + Faults.NODES.sessionTimeout().multipliedBy(3).plusSeconds(10).toNanos();
+		Node.Change lost = givenUpSince(cut);
+		while (lost == null && System.nanoTime() < deadline && !this.run.stopping()) {
+			DistlockActor.park(20);
+			lost = givenUpSince(cut);
+		}
+		if (lost == null) {
+			this.run.history()
+				.record(History.Type.FAULT, this.name, op, hold.lock, hold.token,
+						"its client did not give the session up while cut off: nothing judged");
+			return;
+		}
+		long by = lost.nanos() + TOLD.toNanos();
+		while (hold.reportedNanos == Long.MAX_VALUE && System.nanoTime() < by) {
+			DistlockActor.park(20);
+		}
+		LockState state = hold.checkState();
+		boolean away = !this.node.client.getZookeeperClient().isConnected();
+		long lostAt = this.run.history().millis(lost.nanos());
+		if (!away) {
+			this.run.history()
+				.record(History.Type.FAULT, this.name, op, hold.lock, hold.token,
+						"its client is connected though cut off: nothing judged");
+		}
+		else if (hold.reportedNanos > by) {
+			this.run.violation(this.name, op, hold.lock,
+					"loss untold: " + hold + " was held when its client gave its session up (LOST at " + lostAt
+							+ " ms, no server reachable), and the loss listener had not told its loss "
+							+ TOLD.toMillis() + " ms later, ZooKeeper still away");
+		}
+		else if (state != LockState.LOST) {
+			this.run.violation(this.name, op, hold.lock,
+					"loss untold: " + hold + " was held when its client gave its session up (LOST at " + lostAt
+							+ " ms, no server reachable); the loss listener told its loss, and its handle then"
+							+ " answered " + state + ", ZooKeeper still away");
+		}
+	}
+
+	/** The client's first {@code LOST} after the given time, if any. */
+	private Node.@Nullable Change givenUpSince(long nanos) {
+		return this.node.changes()
+			.stream()
+			.filter((change) -> change.nanos() > nanos && change.state() == ConnectionState.LOST)
+			.findFirst()
+			.orElse(null);
 	}
 
 	/**
