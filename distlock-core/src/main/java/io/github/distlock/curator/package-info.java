@@ -68,7 +68,9 @@
  * to Curator and the call returns. Counted by instrumenting every distlock method and
  * constructor: a file counts when code defined in it runs (a nested type is in its
  * owner's file); JDK, Spring, Curator and ZooKeeper files do not, nor interfaces whose
- * methods run elsewhere.
+ * methods run elsewhere. {@code LockCallWalkTests} of distlock-spring measures it and
+ * fails when the walk grows past this count: {@code ./mvnw -pl distlock-spring -am test
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=LockCallWalkTests -Ddistlock.walk=true}.
  * <ol>
  * <li>{@code LockInterceptor}: hands the call on.</li>
  * <li>{@code AbstractFallbackOperationSource}: the method's operation, cached.</li>
