@@ -40,6 +40,13 @@ public final class FenceTable {
 
 	private final String insert;
 
+	/**
+	 * How many times a commit tries the update before it is judged stale: a row made by a
+	 * concurrent first commit is seen by the second try (the third is for a database that
+	 * showed it to the select first).
+	 */
+	static final int ATTEMPTS = 3;
+
 	private final Clock clock;
 
 	/**
@@ -89,33 +96,46 @@ public final class FenceTable {
 	void advance(Connection connection, LockHandle handle, String description) throws SQLException {
 		String key = key(handle);
 		long token = handle.fencingToken();
-		if (update(connection, key, token)) {
-			return;
-		}
-		Long seen = select(connection, key);
-		if (seen == null) {
-			// The first fenced commit of the lock: insert its row. A concurrent
-			// first commit may insert it too; the loser goes back to the conditional
-			// update, under a savepoint because PostgreSQL refuses every statement
-			// after a failed one.
-			Savepoint savepoint = connection.setSavepoint();
-			try {
-				insert(connection, key, token);
-				connection.releaseSavepoint(savepoint);
-				return;
-			}
-			catch (SQLException ex) {
-				if (!isDuplicateKey(ex)) {
-					throw ex;
-				}
-				connection.rollback(savepoint);
-			}
+		Long seen = null;
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
 			if (update(connection, key, token)) {
 				return;
 			}
 			seen = select(connection, key);
+			if (seen != null && seen > token) {
+				break;
+			}
+			if (seen == null && insertFirst(connection, key, token)) {
+				return;
+			}
+			// A concurrent first commit inserted the row with an older token and
+			// committed after the update's snapshot (read committed): the update, run
+			// again, sees it. Judging from the select alone would refuse a rightful
+			// holder.
 		}
 		throw stale(handle, description, seen);
+	}
+
+	/**
+	 * The first fenced commit of the lock inserts its row. A concurrent first commit may
+	 * insert it too; the loser goes back to the conditional update, under a savepoint
+	 * because PostgreSQL refuses every statement after a failed one.
+	 * @return whether this transaction inserted the row
+	 */
+	private boolean insertFirst(Connection connection, String key, long token) throws SQLException {
+		Savepoint savepoint = connection.setSavepoint();
+		try {
+			insert(connection, key, token);
+			connection.releaseSavepoint(savepoint);
+			return true;
+		}
+		catch (SQLException ex) {
+			if (!isDuplicateKey(ex)) {
+				throw ex;
+			}
+			connection.rollback(savepoint);
+			return false;
+		}
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.github.distlock.transaction;
 
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Optional;
 
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
@@ -58,15 +59,25 @@ final class R2dbcFenceTable {
 	 * {@link io.github.distlock.core.StaleFencingTokenException} if it holds a newer one
 	 */
 	Mono<Void> advance(Connection connection, LockHandle handle, String description) {
-		String key = FenceTable.key(handle);
+		return advance(connection, FenceTable.key(handle), handle, description, 1);
+	}
+
+	// As FenceTable's: a row seen with an older token was committed by a concurrent
+	// first commit after the update's snapshot, and the update is tried again.
+	private Mono<Void> advance(Connection connection, String key, LockHandle handle, String description, int attempt) {
 		long token = handle.fencingToken();
 		return update(connection, key, token).flatMap((updated) -> {
 			if (updated) {
 				return Mono.<Void>empty();
 			}
-			return select(connection, key)
-				.flatMap((seen) -> Mono.<Void>error(this.table.stale(handle, description, seen)))
-				.switchIfEmpty(Mono.defer(() -> insertFirst(connection, key, token, handle, description)));
+			return select(connection, key).map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap((seen) -> {
+				if ((seen.isPresent() && seen.get() > token) || attempt == FenceTable.ATTEMPTS) {
+					return Mono.<Void>error(this.table.stale(handle, description, seen.orElse(null)));
+				}
+				Mono<Boolean> inserted = seen.isPresent() ? Mono.just(false) : insertFirst(connection, key, token);
+				return inserted.flatMap((done) -> done ? Mono.<Void>empty()
+						: advance(connection, key, handle, description, attempt + 1));
+			});
 		});
 	}
 
@@ -74,20 +85,15 @@ final class R2dbcFenceTable {
 	 * The first fenced commit of the lock inserts its row; a concurrent first commit may
 	 * insert it too, and the loser goes back to the conditional update, under a savepoint
 	 * because PostgreSQL refuses every statement after a failed one.
+	 * @return whether this transaction inserted the row
 	 */
-	private Mono<Void> insertFirst(Connection connection, String key, long token, LockHandle handle,
-			String description) {
-		Mono<Boolean> inserted = Mono.from(connection.createSavepoint(SAVEPOINT))
+	private Mono<Boolean> insertFirst(Connection connection, String key, long token) {
+		return Mono.from(connection.createSavepoint(SAVEPOINT))
 			.then(rowsUpdated(connection.createStatement(this.insert).bind(0, key).bind(1, token).bind(2, now())))
 			.then(Mono.from(connection.releaseSavepoint(SAVEPOINT)))
 			.thenReturn(true)
 			.onErrorResume((ex) -> ex instanceof R2dbcException r2dbc && FenceTable.isDuplicateKey(r2dbc.getSqlState()),
 					(ex) -> Mono.from(connection.rollbackTransactionToSavepoint(SAVEPOINT)).thenReturn(false));
-		return inserted.flatMap((done) -> done ? Mono.<Void>empty()
-				: update(connection, key, token).flatMap((updated) -> updated ? Mono.<Void>empty()
-						: select(connection, key).map((seen) -> (Long) seen)
-							.defaultIfEmpty(Long.MAX_VALUE)
-							.flatMap((seen) -> Mono.error(this.table.stale(handle, description, seen)))));
 	}
 
 	private Mono<Boolean> update(Connection connection, String key, long token) {
