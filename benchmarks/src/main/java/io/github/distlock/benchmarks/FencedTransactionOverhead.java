@@ -86,6 +86,9 @@ final class FencedTransactionOverhead {
 
 		void fenced(LockHandle handle);
 
+		/** The row's quantity: one more for every UPDATE committed. */
+		long updates();
+
 	}
 
 	private static void createTables(DataSource dataSource, String platform) {
@@ -126,6 +129,12 @@ final class FencedTransactionOverhead {
 				});
 			}
 
+			@Override
+			public long updates() {
+				Long quantity = jdbc.queryForObject("select quantity from stock", Long.class);
+				return (quantity != null) ? quantity : 0;
+			}
+
 		};
 	}
 
@@ -163,6 +172,15 @@ final class FencedTransactionOverhead {
 				fenced.execute(handle, (status) -> update).blockLast();
 			}
 
+			@Override
+			public long updates() {
+				Long quantity = database.sql("select quantity from stock")
+					.map((row) -> row.get(0, Long.class))
+					.one()
+					.block();
+				return (quantity != null) ? quantity : 0;
+			}
+
 		};
 	}
 
@@ -184,6 +202,13 @@ final class FencedTransactionOverhead {
 					plainNanos[i] = middle - start;
 					fencedNanos[i] = end - middle;
 				}
+			}
+			// Every statement of every transaction ran and committed, or the figures mean
+			// nothing.
+			long expected = 2L * (pairs + warmup) * statements;
+			if (transactions.updates() != expected) {
+				throw new IllegalStateException(
+						"The row was updated " + transactions.updates() + " times, not " + expected);
 			}
 			Arrays.sort(plainNanos);
 			Arrays.sort(fencedNanos);
