@@ -203,8 +203,7 @@ final class FencedTransactionOverhead {
 					fencedNanos[i] = end - middle;
 				}
 			}
-			// Every statement of every transaction ran and committed, or the figures mean
-			// nothing.
+			// Every statement of every transaction must have run and committed.
 			long expected = 2L * (pairs + warmup) * statements;
 			if (transactions.updates() != expected) {
 				throw new IllegalStateException(

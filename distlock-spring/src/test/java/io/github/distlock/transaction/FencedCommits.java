@@ -397,8 +397,7 @@ final class FencedCommits {
 			LockHandle handle = LockContext.current().locks().get(0);
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
-				// Inside the call: the lock, which wraps the transaction, is not let go
-				// yet.
+				// Inside the call: the lock wraps the transaction, still held here.
 				@Override
 				public void afterCompletion(int status) {
 					committed.set(status == STATUS_COMMITTED);
