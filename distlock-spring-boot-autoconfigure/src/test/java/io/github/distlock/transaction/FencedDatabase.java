@@ -11,22 +11,42 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
+import io.github.distlock.testsupport.EmbeddedPostgresExtension;
+
 /**
- * An in-memory H2 database shared by the nodes of a test (each opens its own connections
- * to it by URL): the fence table from the schema distlock ships, and a {@code stock}
- * table the fenced methods write.
+ * A database shared by the nodes of a test (each opens its own connections to it by URL):
+ * the fence table from the schema distlock ships, and a {@code stock} table the fenced
+ * methods write. An in-memory H2 database of its own, or the test class's database on the
+ * embedded PostgreSQL, whose tables are created anew for each test.
  */
 final class FencedDatabase {
 
-	private final String url = "jdbc:h2:mem:fenced-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+	private final String url;
 
-	private final JdbcTemplate jdbc = new JdbcTemplate(dataSource());
+	private final boolean inMemory;
 
-	FencedDatabase() {
-		new ResourceDatabasePopulator(new ClassPathResource("io/github/distlock/transaction/schema-h2.sql"))
+	private final JdbcTemplate jdbc;
+
+	private FencedDatabase(String url, String schema, boolean inMemory) {
+		this.url = url;
+		this.inMemory = inMemory;
+		this.jdbc = new JdbcTemplate(dataSource());
+		this.jdbc.execute("drop table if exists distlock_fence");
+		this.jdbc.execute("drop table if exists stock");
+		new ResourceDatabasePopulator(new ClassPathResource("io/github/distlock/transaction/schema-" + schema + ".sql"))
 			.execute(this.jdbc.getDataSource());
 		this.jdbc
 			.execute("create table stock (sku varchar(64) primary key, quantity int not null, writer varchar(64))");
+	}
+
+	/** A new in-memory H2 database. */
+	static FencedDatabase h2() {
+		return new FencedDatabase("jdbc:h2:mem:fenced-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "h2", true);
+	}
+
+	/** The class's database on the embedded PostgreSQL, with its tables created anew. */
+	static FencedDatabase postgres(EmbeddedPostgresExtension postgres) {
+		return new FencedDatabase(postgres.jdbcUrl(), "postgresql", false);
 	}
 
 	/** A new data source on the database, as one node has. */
@@ -42,6 +62,15 @@ final class FencedDatabase {
 		return this.jdbc;
 	}
 
+	/**
+	 * Set a row's quantity, inserting the row if there is none (SQL both databases run).
+	 */
+	static void write(JdbcTemplate jdbc, String sku, int quantity) {
+		if (jdbc.update("update stock set quantity = ? where sku = ?", quantity, sku) == 0) {
+			jdbc.update("insert into stock (sku, quantity) values (?, ?)", sku, quantity);
+		}
+	}
+
 	@Nullable Integer quantity(String sku) {
 		return this.jdbc.query("select quantity from stock where sku = ?", (rs) -> rs.next() ? rs.getInt(1) : null,
 				sku);
@@ -53,7 +82,9 @@ final class FencedDatabase {
 	}
 
 	void shutdown() {
-		this.jdbc.execute("shutdown");
+		if (this.inMemory) {
+			this.jdbc.execute("shutdown");
+		}
 	}
 
 }

@@ -49,7 +49,7 @@ class FencedRoundsTests {
 	final ZooKeeperExtension zookeeper = new ZooKeeperExtension(
 			NodeOptions.defaults().withNamespace("fenced-rounds").withDefaultWaitTime(Duration.ofSeconds(10)));
 
-	private final FencedDatabase database = new FencedDatabase();
+	private final FencedDatabase database = FencedDatabase.h2();
 
 	private final ExecutorService holders = Executors.newCachedThreadPool();
 

@@ -13,7 +13,6 @@ import javax.sql.DataSource;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -43,8 +42,6 @@ import io.github.distlock.core.StaleFencingTokenException;
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockTestContexts;
-import io.github.distlock.testsupport.NodeOptions;
-import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -52,20 +49,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Fenced transactions on a real database (H2) and a real ZooKeeper: a holder that lost
- * its lock without knowing it cannot commit after a newer holder did, and rightful
- * holders (re-entries, downgrades, every path of a multi-lock) commit.
+ * Fenced transactions on a real database and a real ZooKeeper: a holder that lost its
+ * lock without knowing it cannot commit after a newer holder did, and rightful holders
+ * (re-entries, downgrades, every path of a multi-lock) commit. Run on H2 and on
+ * PostgreSQL by the subclasses, with SQL both run.
  */
-class FencedTransactionTests {
+abstract class FencedTransactionTests {
 
-	// Long sessions: a node cut off by a paused relay must not notice it for the length
-	// of a test (it would, after two thirds of its session timeout).
-	@RegisterExtension
-	static final LockTestContexts contexts = new LockTestContexts(new ZooKeeperExtension(
-			NodeOptions.defaults().withNamespace("fenced").withSessionTimeout(Duration.ofSeconds(30)))
-		.withTickTime(Duration.ofSeconds(2)));
+	private final FencedDatabase database = newDatabase();
 
-	private final FencedDatabase database = new FencedDatabase();
+	/**
+	 * The contexts, on a ZooKeeper whose sessions outlast a test's relay pause (a node
+	 * cut off notices it after two thirds of its session timeout).
+	 */
+	abstract LockTestContexts contexts();
+
+	/** The test's database, with empty tables. */
+	abstract FencedDatabase newDatabase();
 
 	@AfterEach
 	void shutdownDatabase() {
@@ -74,10 +74,10 @@ class FencedTransactionTests {
 
 	@Test
 	void holderThatLostItsLockWithoutKnowingCannotCommitAfterANewerHolder() throws Exception {
-		try (TcpRelay relay = new TcpRelay(contexts.server().getPort())) {
+		try (TcpRelay relay = new TcpRelay(contexts().server().getPort())) {
 			AnnotationConfigApplicationContext nodeA = node(relay.getConnectString(), (properties) -> {
 			});
-			AnnotationConfigApplicationContext nodeB = node(contexts.connectString(), (properties) -> {
+			AnnotationConfigApplicationContext nodeB = node(contexts().connectString(), (properties) -> {
 			});
 			CountDownLatch paused = new CountDownLatch(1);
 			CountDownLatch resume = new CountDownLatch(1);
@@ -95,7 +95,7 @@ class FencedTransactionTests {
 			// Whether A's client hears of it before A commits does not matter: the
 			// fence is checked first.
 			relay.pause();
-			Faults.killSession(nodeA.getBean(CuratorFramework.class), contexts.connectString());
+			Faults.killSession(nodeA.getBean(CuratorFramework.class), contexts().connectString());
 			long tokenB = nodeB.getBean(StockService.class).set("apples", 2, () -> {
 			});
 
@@ -119,7 +119,7 @@ class FencedTransactionTests {
 
 	@Test
 	void successiveHoldersCommitAndAdvanceTheFence() {
-		StockService stock = node(contexts.connectString(), (properties) -> {
+		StockService stock = node(contexts().connectString(), (properties) -> {
 		}).getBean(StockService.class);
 		long first = stock.set("pears", 1, () -> {
 		});
@@ -133,7 +133,7 @@ class FencedTransactionTests {
 
 	@Test
 	void reentrantCallInItsOwnTransactionCommitsWithTheOuterToken() {
-		StockService stock = node(contexts.connectString(), (properties) -> {
+		StockService stock = node(contexts().connectString(), (properties) -> {
 		}).getBean(StockService.class);
 		List<Long> tokens = stock.setTwice("plums", 3);
 		assertThat(tokens.get(1)).as("token seen by the re-entry").isEqualTo(tokens.get(0));
@@ -144,7 +144,7 @@ class FencedTransactionTests {
 
 	@Test
 	void multiLockFencesEveryPath() {
-		StockService stock = node(contexts.connectString(), (properties) -> {
+		StockService stock = node(contexts().connectString(), (properties) -> {
 		}).getBean(StockService.class);
 		Map<String, Long> tokens = stock.setAll(List.of("figs", "kiwis"), 5);
 		assertThat(this.database.fence("mutex/stock/figs")).isEqualTo(tokens.get("stock/figs"));
@@ -162,7 +162,7 @@ class FencedTransactionTests {
 
 	@Test
 	void downgradedReadInsideAFencedWriteFencesWithTheWriteToken() {
-		StockService stock = node(contexts.connectString(), (properties) -> {
+		StockService stock = node(contexts().connectString(), (properties) -> {
 		}).getBean(StockService.class);
 		List<Long> tokens = stock.writeThenRead("limes", 7);
 		assertThat(tokens.get(1)).as("token of the downgraded read").isEqualTo(tokens.get(0));
@@ -172,7 +172,7 @@ class FencedTransactionTests {
 
 	@Test
 	void methodThatThrowsRollsBackAndLeavesTheFenceAsItWas() {
-		StockService stock = node(contexts.connectString(), (properties) -> {
+		StockService stock = node(contexts().connectString(), (properties) -> {
 		}).getBean(StockService.class);
 		long committed = stock.set("dates", 1, () -> {
 		});
@@ -183,7 +183,7 @@ class FencedTransactionTests {
 
 	@Test
 	void fencedCallWithoutATransactionFailsSayingItsWritesWereNotFenced() {
-		StockService stock = node(contexts.connectString(), (properties) -> {
+		StockService stock = node(contexts().connectString(), (properties) -> {
 		}).getBean(StockService.class);
 		assertThatExceptionOfType(LockConfigurationException.class).isThrownBy(() -> stock.withoutTransaction("grapes"))
 			.withMessageContaining("StockService.withoutTransaction(String)")
@@ -192,7 +192,7 @@ class FencedTransactionTests {
 
 	@Test
 	void missingFenceTableIsNamedAtFirstUse() {
-		StockService stock = node(contexts.connectString(),
+		StockService stock = node(contexts().connectString(),
 				(properties) -> properties.getFencing().setTable("no_such_fence"))
 			.getBean(StockService.class);
 		assertThatExceptionOfType(LockConfigurationException.class).isThrownBy(() -> stock.set("cherries", 1, () -> {
@@ -204,14 +204,14 @@ class FencedTransactionTests {
 
 	@Test
 	void programmaticHoldFencesItsTransaction() {
-		AnnotationConfigApplicationContext node = node(contexts.connectString(), (properties) -> {
+		AnnotationConfigApplicationContext node = node(contexts().connectString(), (properties) -> {
 		});
 		FencedTransactions fenced = node.getBean(FencedTransactions.class);
 		JdbcTemplate jdbc = node.getBean(JdbcTemplate.class);
 		Locks locks = node.getBean(Locks.class);
 		try (LockHandle handle = locks.mutex("stock/melons").acquire(Duration.ofSeconds(5))) {
 			fenced.execute(handle,
-					(status) -> jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", "melons", 4));
+					(status) -> jdbc.update("insert into stock (sku, quantity) values (?, ?)", "melons", 4));
 			assertThat(this.database.fence("mutex/stock/melons")).isEqualTo(handle.fencingToken());
 		}
 		this.database.jdbc()
@@ -226,7 +226,7 @@ class FencedTransactionTests {
 
 	@Test
 	void fencedAnnotationWithoutADataSourceIsRefusedAtStartup() {
-		assertThatThrownBy(() -> contexts.start(NoDatabaseConfiguration.class))
+		assertThatThrownBy(() -> contexts().start(NoDatabaseConfiguration.class))
 			.isInstanceOf(BeanCreationException.class)
 			.rootCause()
 			.isInstanceOf(LockConfigurationException.class)
@@ -237,7 +237,7 @@ class FencedTransactionTests {
 
 	@Test
 	void fencedAsynchronousMethodIsRefusedAtStartup() {
-		assertThatThrownBy(() -> contexts.start(AsyncConfiguration.class)).isInstanceOf(BeanCreationException.class)
+		assertThatThrownBy(() -> contexts().start(AsyncConfiguration.class)).isInstanceOf(BeanCreationException.class)
 			.rootCause()
 			.isInstanceOf(LockConfigurationException.class)
 			.hasMessageContaining(
@@ -248,7 +248,7 @@ class FencedTransactionTests {
 	private AnnotationConfigApplicationContext node(String connectString, Consumer<DistlockProperties> properties) {
 		DistlockProperties distlock = new DistlockProperties();
 		properties.accept(distlock);
-		return contexts.start((context) -> {
+		return contexts().start((context) -> {
 			// Environment and properties bean agree, as Boot's binding makes them.
 			context.getEnvironment()
 				.getPropertySources()
@@ -288,14 +288,14 @@ class FencedTransactionTests {
 			// A paused holder must not hold the row's lock meanwhile: the newer
 			// holder's write would wait for it.
 			beforeWrite.run();
-			this.jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku, quantity);
+			FencedDatabase.write(this.jdbc, sku, quantity);
 			return LockContext.current().fencingToken();
 		}
 
 		@DistributedLock(value = "stock/#{#sku}", fenced = true)
 		@Transactional
 		public List<Long> setTwice(String sku, int quantity) {
-			this.jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku, quantity);
+			FencedDatabase.write(this.jdbc, sku, quantity);
 			return List.of(LockContext.current().fencingToken(), this.inner.reenter(sku, quantity));
 		}
 
@@ -303,7 +303,7 @@ class FencedTransactionTests {
 		@Transactional
 		public Map<String, Long> setAll(List<String> skus, int quantity) {
 			for (String sku : skus) {
-				this.jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku, quantity);
+				FencedDatabase.write(this.jdbc, sku, quantity);
 			}
 			Map<String, Long> tokens = new java.util.HashMap<>();
 			for (LockHandle handle : LockContext.current().locks()) {
@@ -320,13 +320,13 @@ class FencedTransactionTests {
 		@DistributedLock(value = "stock/#{#sku}", fenced = true)
 		@Transactional
 		public void failing(String sku, int quantity) {
-			this.jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku, quantity);
+			FencedDatabase.write(this.jdbc, sku, quantity);
 			throw new IllegalStateException("refused by the method after its write");
 		}
 
 		@DistributedLock(value = "stock/#{#sku}", fenced = true)
 		public void withoutTransaction(String sku) {
-			this.jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku, 1);
+			FencedDatabase.write(this.jdbc, sku, 1);
 		}
 
 	}
@@ -342,14 +342,14 @@ class FencedTransactionTests {
 		@DistributedLock(value = "stock/#{#sku}", fenced = true)
 		@Transactional(propagation = Propagation.REQUIRES_NEW)
 		public long reenter(String sku, int quantity) {
-			this.jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku + "-inner", quantity);
+			FencedDatabase.write(this.jdbc, sku + "-inner", quantity);
 			return LockContext.current().fencingToken();
 		}
 
 		@ReadLock("shelf/#{#sku}")
 		@Transactional
 		public long readAndWrite(String sku, int quantity) {
-			this.jdbc.update("merge into stock (sku, quantity) key (sku) values (?, ?)", sku, quantity);
+			FencedDatabase.write(this.jdbc, sku, quantity);
 			return LockContext.current().fencingToken();
 		}
 

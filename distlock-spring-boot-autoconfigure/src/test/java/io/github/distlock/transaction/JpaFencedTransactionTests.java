@@ -19,7 +19,6 @@ import jakarta.persistence.Table;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -38,24 +37,24 @@ import io.github.distlock.core.LockContext;
 import io.github.distlock.core.StaleFencingTokenException;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockTestContexts;
-import io.github.distlock.testsupport.NodeOptions;
-import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fenced transactions under a {@link JpaTransactionManager} (Hibernate on H2): the fence
- * row commits with the entities, on the connection the transaction manager exposes, and a
+ * Fenced transactions under a {@link JpaTransactionManager} (Hibernate): the fence row
+ * commits with the entities, on the connection the transaction manager exposes, and a
  * holder whose session ended while its transaction was open cannot commit after a newer
- * holder did.
+ * holder did. Run on H2 and on PostgreSQL by the subclasses.
  */
-class JpaFencedTransactionTests {
+abstract class JpaFencedTransactionTests {
 
-	@RegisterExtension
-	static final LockTestContexts contexts = new LockTestContexts(
-			new ZooKeeperExtension(NodeOptions.defaults().withNamespace("fenced-jpa")));
+	private final FencedDatabase database = newDatabase();
 
-	private final FencedDatabase database = new FencedDatabase();
+	/** The contexts, on a ZooKeeper of the class. */
+	abstract LockTestContexts contexts();
+
+	/** The test's database, with empty tables. */
+	abstract FencedDatabase newDatabase();
 
 	@AfterEach
 	void shutdownDatabase() {
@@ -92,7 +91,7 @@ class JpaFencedTransactionTests {
 	}
 
 	private AnnotationConfigApplicationContext node() {
-		return contexts.start(
+		return contexts().start(
 				(context) -> context.getEnvironment()
 					.getPropertySources()
 					.addFirst(new MapPropertySource("node", Map.of("test.db.url", this.database.url()))),

@@ -155,8 +155,30 @@ public final class LockTestContexts
 		return context;
 	}
 
+	/**
+	 * Start a context holding the lock annotations' infrastructure, on a lock API the
+	 * caller made, and the given components; not closed by an extension: the caller
+	 * closes it, and the lock API with it.
+	 * @param locks the node's lock API
+	 * @param customizer called before the context is refreshed
+	 * @param components component classes to register
+	 * @return the refreshed context
+	 */
+	public static AnnotationConfigApplicationContext startOn(Locks locks,
+			Consumer<AnnotationConfigApplicationContext> customizer, Class<?>... components) {
+		AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+		context.registerBean(Locks.class, () -> locks);
+		context.register(AnnotationInfrastructure.class);
+		if (components.length > 0) {
+			context.register(components);
+		}
+		customizer.accept(context);
+		context.refresh();
+		return context;
+	}
+
 	@Configuration(proxyBeanMethods = false)
-	@Import(AutoProxyCreatorRegistrar.class)
+	@Import(AnnotationInfrastructure.class)
 	static class LockInfrastructure {
 
 		@Bean(destroyMethod = "close")
@@ -171,6 +193,13 @@ public final class LockTestContexts
 			return (applicationExecutor != null) ? options.createLocks(client, applicationExecutor)
 					: options.createLocks(client);
 		}
+
+	}
+
+	/** The interceptor, its operation source and advisor, and the auto-proxy creator. */
+	@Configuration(proxyBeanMethods = false)
+	@Import(AutoProxyCreatorRegistrar.class)
+	static class AnnotationInfrastructure {
 
 		@Bean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)

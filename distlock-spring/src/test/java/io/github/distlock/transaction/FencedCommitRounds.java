@@ -1,6 +1,5 @@
 package io.github.distlock.transaction;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -8,10 +7,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -34,9 +36,10 @@ import io.github.distlock.testsupport.ZooKeeperNodes;
  * commits at once, or keeps its transaction open and loses the lock before the next
  * holder takes it: its session is ended on the server, or it releases. The open
  * transactions then commit in a random order. Every commit attempt is recorded with
- * whether the holder's lock node still existed on the server after it; the database's own
- * record of what it committed, in commit order, is judged at the end. Every random choice
- * is drawn from a generator seeded from the settings' seed.
+ * whether the holder's lock node still existed on the server after it (looked up before
+ * the holder lets the lock go); the database's own record of what it committed, in commit
+ * order, is judged at the end. Every random choice is drawn from a generator seeded from
+ * the settings' seed.
  */
 final class FencedCommitRounds {
 
@@ -45,8 +48,6 @@ final class FencedCommitRounds {
 
 	/** Number of distlock nodes; the last one talks to the servers through the relay. */
 	static final int NODES = 3;
-
-	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	private final Settings settings;
 
@@ -95,8 +96,9 @@ final class FencedCommitRounds {
 					boolean throughRelay = i == NODES - 1;
 					CuratorFramework client = clients
 						.client(throughRelay ? relay.getConnectString() : ensemble.connectString());
-					members.add(new Member("node" + i + (throughRelay ? "/relay" : ""), client,
-							Faults.NODES.createLocks(client), commits.writer(), throughRelay));
+					CuratorLocks nodeLocks = Faults.NODES.createLocks(client);
+					members.add(new Member("node" + i + (throughRelay ? "/relay" : ""), client, nodeLocks,
+							commits.writer(nodeLocks), throughRelay));
 				}
 				CuratorFramework observer = clients.client(ensemble.connectString());
 				for (CuratorFramework client : List.of(members.get(0).client, members.get(1).client,
@@ -114,6 +116,7 @@ final class FencedCommitRounds {
 				relay.resume();
 				ensemble.restart();
 				for (Member member : members) {
+					member.writer.close();
 					member.locks.close();
 				}
 				clients.closeQuietly();
@@ -157,12 +160,6 @@ final class FencedCommitRounds {
 				break;
 			}
 			all.add(hold);
-			hold.start(context.executor);
-			if (!hold.opened.await(30, TimeUnit.SECONDS)) {
-				harness(round, "harness: " + hold + " did not open its transaction within 30 s");
-				hold.write.countDown();
-				break;
-			}
 			// A fault while the holder is inside its transaction.
 			if (fault < 12) {
 				fault(round, "relay" + (drop ? " drops, then paused" : " paused") + " for " + downtime + " ms", () -> {
@@ -214,21 +211,50 @@ final class FencedCommitRounds {
 		}
 	}
 
-	private Hold acquire(Context context, int round, int h, Member member, String path, String lock) {
+	/**
+	 * A holder's lock and fenced transaction, begun on the executor: the holder is the
+	 * writer's once it reported both; tried again when the lock was not acquired.
+	 */
+	private Hold acquire(Context context, int round, int h, Member member, String path, String lock)
+			throws InterruptedException {
 		for (int attempt = 0; attempt < 5; attempt++) {
+			Hold hold = new Hold(round, member.name + "#" + round + "." + h, member, path, lock);
+			hold.start(context);
 			try {
-				LockHandle handle = member.locks.mutex(path).acquire(WAIT);
-				Hold hold = new Hold(round, member.name + "#" + round + "." + h, member, lock, handle);
+				CompletableFuture.anyOf(hold.opened, hold.outcome).get(60, TimeUnit.SECONDS);
+			}
+			catch (ExecutionException ex) {
+				// The outcome, failed: told below.
+			}
+			catch (TimeoutException ex) {
+				harness(round, "harness: " + hold.name + " did not open its transaction within 60 s");
+				return null;
+			}
+			if (hold.opened.isDone()) {
 				transcript(round, hold + " acquired" + ((attempt > 0) ? " at attempt " + (attempt + 1) : ""));
 				return hold;
 			}
-			catch (DistributedLockException ex) {
-				// Its session ended, or the servers are still coming back.
-				transcript(round, member.name + " did not acquire " + lock + ": " + ex);
+			Throwable failure = failure(hold.outcome);
+			if (!(failure instanceof DistributedLockException)) {
+				harness(round, "harness: " + hold.name + " failed before its transaction: " + trace(failure));
+				return null;
 			}
+			// Its session ended, or the servers are still coming back.
+			transcript(round, member.name + " did not acquire " + lock + ": " + failure);
 		}
-		harness(round, "liveness: " + member.name + " did not acquire " + lock + " in 5 attempts of " + WAIT);
+		harness(round,
+				"liveness: " + member.name + " did not acquire " + lock + " in 5 attempts of " + FencedCommits.WAIT);
 		return null;
+	}
+
+	private static Throwable failure(CompletableFuture<Long> outcome) {
+		try {
+			outcome.join();
+			return new IllegalStateException("completed without opening its transaction");
+		}
+		catch (CompletionException ex) {
+			return (ex.getCause() != null) ? ex.getCause() : ex;
+		}
 	}
 
 	private void commit(Context context, int round, Hold hold) throws Exception {
@@ -243,11 +269,10 @@ final class FencedCommitRounds {
 			return;
 		}
 		spent("commit", committing);
-		long looking = System.nanoTime();
-		boolean heldAfter = !hold.released && exists(context.observer, hold.handle.nodePath().orElseThrow());
-		spent("look", looking);
+		boolean heldAfter = hold.heldAfter;
+		this.nanosBy.merge("look", hold.lookNanos, Long::sum);
 		FencedCommits.Attempt attempt = new FencedCommits.Attempt(round, hold.name, hold.lock,
-				hold.handle.fencingToken(), newer == 0, newer, heldAfter);
+				hold.handle().fencingToken(), newer == 0, newer, heldAfter);
 		transcript(round, attempt.toString());
 		context.commits.record(attempt);
 	}
@@ -331,11 +356,11 @@ final class FencedCommitRounds {
 
 		final Member member;
 
+		final String path;
+
 		final String lock;
 
-		final LockHandle handle;
-
-		final CountDownLatch opened = new CountDownLatch(1);
+		final CompletableFuture<LockHandle> opened = new CompletableFuture<>();
 
 		final CountDownLatch write = new CountDownLatch(1);
 
@@ -345,29 +370,48 @@ final class FencedCommitRounds {
 
 		CompletableFuture<Long> outcome;
 
-		Hold(int round, String name, Member member, String lock, LockHandle handle) {
+		Hold(int round, String name, Member member, String path, String lock) {
 			this.round = round;
 			this.name = name;
 			this.member = member;
+			this.path = path;
 			this.lock = lock;
-			this.handle = handle;
 		}
 
-		void start(ExecutorService executor) {
-			this.outcome = CompletableFuture.supplyAsync(() -> this.member.writer.write(this.handle, this.lock,
-					this.name, this.opened::countDown, () -> awaitQuietly(this.write)), executor);
+		/** The hold, once the writer reported it. */
+		LockHandle handle() {
+			return this.opened.join();
+		}
+
+		/**
+		 * Whether the lock node existed after the commit attempt, before the writer let
+		 * go.
+		 */
+		volatile boolean heldAfter;
+
+		volatile long lookNanos;
+
+		void start(Context context) {
+			this.outcome = CompletableFuture.supplyAsync(() -> this.member.writer.write(this.path, this.lock, this.name,
+					this.opened::complete, () -> awaitQuietly(this.write), () -> look(context)), context.executor);
+		}
+
+		private void look(Context context) {
+			long started = System.nanoTime();
+			this.heldAfter = !this.released && exists(context.observer, handle().nodePath().orElseThrow());
+			this.lookNanos = System.nanoTime() - started;
 		}
 
 		void close() {
 			if (!this.closed) {
 				this.closed = true;
-				this.handle.close();
+				handle().close();
 			}
 		}
 
 		@Override
 		public String toString() {
-			return this.name + " (token " + this.handle.fencingToken() + ")";
+			return this.name + " (token " + handle().fencingToken() + ")";
 		}
 
 	}
@@ -395,7 +439,7 @@ final class FencedCommitRounds {
 	record Settings(long seed, int rounds, int servers, FencedCommits.Store store) {
 
 		Settings(long seed, int rounds, int servers) {
-			this(seed, rounds, servers, FencedCommits.Store.h2(false));
+			this(seed, rounds, servers, FencedCommits.Store.h2(FencedCommits.Access.JDBC));
 		}
 
 		@Override

@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
@@ -15,6 +17,10 @@ import io.r2dbc.spi.ConnectionFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -22,18 +28,31 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.r2dbc.connection.R2dbcTransactionManager;
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import io.github.distlock.annotation.DistributedLock;
+import io.github.distlock.core.DistributedLockException;
+import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockLostException;
+import io.github.distlock.core.Locks;
 import io.github.distlock.core.StaleFencingTokenException;
 import io.github.distlock.testsupport.EmbeddedPostgresExtension;
+import io.github.distlock.testsupport.LockTestContexts;
 
 /**
  * The real-database variant of the checker's fenced store: a database (in-memory H2, or a
  * real PostgreSQL) with distlock's fence table (from the schema distlock ships), written
  * by fenced transactions of several nodes, each with its own data source (or R2DBC
  * connection factory), transaction manager and fencing, as separate applications sharing
- * a database: JDBC transactions through {@link FencedTransactions}, or reactive ones
- * through {@link FencedReactiveTransactions}, as the {@link Store} says.
+ * a database: JDBC transactions through {@link FencedTransactions}, reactive ones through
+ * {@link FencedReactiveTransactions}, or the annotation path (a Spring context per node
+ * with a {@code @DistributedLock(fenced = true)} and {@code @Transactional} method), as
+ * the {@link Store} says.
  * <p>
  * A fenced write updates the lock's {@code stock} row and appends a row to
  * {@code commits} in the same transaction. The update takes the {@code stock} row's lock
@@ -42,6 +61,9 @@ import io.github.distlock.testsupport.EmbeddedPostgresExtension;
  * records the order in which it accepted the commits, and {@link #judge} reads it back.
  */
 final class FencedCommits {
+
+	/** How long a holder waits for its lock. */
+	static final Duration WAIT = Duration.ofSeconds(10);
 
 	private final Store store;
 
@@ -67,22 +89,28 @@ final class FencedCommits {
 	/**
 	 * The fenced transactions of one node: its own data source on the shared database,
 	 * transaction manager and fencing.
+	 * @param locks the node's lock API
+	 * @return the node's writer; closed with the node
 	 */
-	Writer writer() {
-		if (this.store.reactive()) {
+	Writer writer(Locks locks) {
+		if (this.store.access() == Access.R2DBC) {
 			ConnectionFactory connectionFactory = this.store.connectionFactory();
 			R2dbcTransactionManager transactionManager = new R2dbcTransactionManager(connectionFactory);
 			R2dbcTransactionFencing fencing = new R2dbcTransactionFencing(() -> connectionFactory,
 					() -> transactionManager, new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC()));
-			return new ReactiveWriter(new FencedReactiveTransactions(fencing),
+			return new ReactiveWriter(locks, new FencedReactiveTransactions(fencing),
 					DatabaseClient.create(connectionFactory));
 		}
 		DataSource dataSource = this.store.dataSource();
+		if (this.store.access() == Access.ANNOTATION) {
+			return new AnnotatedWriter(LockTestContexts.startOn(locks,
+					(context) -> context.registerBean(DataSource.class, () -> dataSource), AnnotatedNode.class));
+		}
 		DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
 		JdbcTransactionFencing fencing = new JdbcTransactionFencing(() -> dataSource, () -> transactionManager,
 				new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC()));
 		transactionManager.addListener(fencing);
-		return new JdbcWriter(new FencedTransactions(transactionManager, fencing), new JdbcTemplate(dataSource));
+		return new JdbcWriter(locks, new FencedTransactions(transactionManager, fencing), new JdbcTemplate(dataSource));
 	}
 
 	/** Record the outcome of a commit attempt (after the holder's lock was looked at). */
@@ -187,47 +215,62 @@ final class FencedCommits {
 	}
 
 	/** The fenced transactions of one node. */
-	interface Writer {
+	interface Writer extends AutoCloseable {
 
 		/**
-		 * Run a fenced transaction: once it has begun, report it open and wait for the
-		 * signal to write; then write the lock's row and the commit's record, and commit.
+		 * Take a mutex and run a fenced transaction under it: once the lock is held and
+		 * the transaction has begun, report the hold; wait for the signal to write; then
+		 * write the lock's row and the commit's record, and commit; once the commit
+		 * attempt ended, and before the writer lets the lock go, call {@code ended}.
 		 * @return the newer token that refused the commit, or 0 if it committed
+		 * @throws DistributedLockException if the lock was not acquired
 		 */
-		long write(LockHandle handle, String lock, String writer, Runnable opened, Runnable awaitWrite);
+		long write(String path, String lock, String writer, Consumer<LockHandle> opened, Runnable awaitWrite,
+				Runnable ended);
+
+		@Override
+		default void close() {
+		}
 
 	}
 
-	/** A node's fenced reactive transactions (R2DBC). */
+	/** A node's fenced reactive transactions (R2DBC), on holds taken by the lock API. */
 	static final class ReactiveWriter implements Writer {
+
+		private final Locks locks;
 
 		private final FencedReactiveTransactions transactions;
 
 		private final DatabaseClient database;
 
-		ReactiveWriter(FencedReactiveTransactions transactions, DatabaseClient database) {
+		ReactiveWriter(Locks locks, FencedReactiveTransactions transactions, DatabaseClient database) {
+			this.locks = locks;
 			this.transactions = transactions;
 			this.database = database;
 		}
 
 		@Override
-		public long write(LockHandle handle, String lock, String writer, Runnable opened, Runnable awaitWrite) {
+		public long write(String path, String lock, String writer, Consumer<LockHandle> opened, Runnable awaitWrite,
+				Runnable ended) {
+			LockHandle handle = this.locks.mutex(path).acquire(WAIT);
+			AtomicBoolean reported = new AtomicBoolean();
 			try {
-				this.transactions
-					.execute(handle, (status) -> Mono.fromRunnable(opened)
-						.then(Mono.fromRunnable(awaitWrite).subscribeOn(Schedulers.boundedElastic()))
-						.then(this.database
-							.sql("update stock set token = :token, writer = :writer where lock_path = :lock")
-							.bind("token", handle.fencingToken())
-							.bind("writer", writer)
-							.bind("lock", lock)
-							.then())
-						.then(this.database
-							.sql("insert into commits (lock_path, token, writer) values (:lock, :token, :writer)")
-							.bind("lock", lock)
-							.bind("token", handle.fencingToken())
-							.bind("writer", writer)
-							.then()))
+				this.transactions.execute(handle, (status) -> Mono.fromRunnable(() -> {
+					reported.set(true);
+					opened.accept(handle);
+				})
+					.then(Mono.fromRunnable(awaitWrite).subscribeOn(Schedulers.boundedElastic()))
+					.then(this.database.sql("update stock set token = :token, writer = :writer where lock_path = :lock")
+						.bind("token", handle.fencingToken())
+						.bind("writer", writer)
+						.bind("lock", lock)
+						.then())
+					.then(this.database
+						.sql("insert into commits (lock_path, token, writer) values (:lock, :token, :writer)")
+						.bind("lock", lock)
+						.bind("token", handle.fencingToken())
+						.bind("writer", writer)
+						.then()))
 					.then()
 					.block(Duration.ofSeconds(120));
 				return 0;
@@ -235,32 +278,45 @@ final class FencedCommits {
 			catch (StaleFencingTokenException ex) {
 				return ex.getNewerToken();
 			}
+			finally {
+				// Once reported, the hold is the caller's to close.
+				if (reported.get()) {
+					ended.run();
+				}
+				else {
+					handle.close();
+				}
+			}
 		}
 
 	}
 
-	/** A node's fenced JDBC transactions. */
+	/** A node's fenced JDBC transactions, on holds taken by the lock API. */
 	static final class JdbcWriter implements Writer {
+
+		private final Locks locks;
 
 		private final FencedTransactions transactions;
 
 		private final JdbcTemplate jdbc;
 
-		JdbcWriter(FencedTransactions transactions, JdbcTemplate jdbc) {
+		JdbcWriter(Locks locks, FencedTransactions transactions, JdbcTemplate jdbc) {
+			this.locks = locks;
 			this.transactions = transactions;
 			this.jdbc = jdbc;
 		}
 
 		@Override
-		public long write(LockHandle handle, String lock, String writer, Runnable opened, Runnable awaitWrite) {
+		public long write(String path, String lock, String writer, Consumer<LockHandle> opened, Runnable awaitWrite,
+				Runnable ended) {
+			LockHandle handle = this.locks.mutex(path).acquire(WAIT);
+			AtomicBoolean reported = new AtomicBoolean();
 			try {
 				this.transactions.execute(handle, (status) -> {
-					opened.run();
+					reported.set(true);
+					opened.accept(handle);
 					awaitWrite.run();
-					this.jdbc.update("update stock set token = ?, writer = ? where lock_path = ?",
-							handle.fencingToken(), writer, lock);
-					this.jdbc.update("insert into commits (lock_path, token, writer) values (?, ?, ?)", lock,
-							handle.fencingToken(), writer);
+					writeRows(this.jdbc, handle, lock, writer);
 					return null;
 				});
 				return 0;
@@ -268,8 +324,125 @@ final class FencedCommits {
 			catch (StaleFencingTokenException ex) {
 				return ex.getNewerToken();
 			}
+			finally {
+				// Once reported, the hold is the caller's to close.
+				if (reported.get()) {
+					ended.run();
+				}
+				else {
+					handle.close();
+				}
+			}
 		}
 
+	}
+
+	/**
+	 * A node that is a Spring application: the annotation path, a
+	 * {@code @DistributedLock(fenced = true)} and {@code @Transactional} method
+	 * ({@link AnnotatedNode}), whose lock wraps its transaction.
+	 */
+	static final class AnnotatedWriter implements Writer {
+
+		private final AnnotationConfigApplicationContext context;
+
+		private final AnnotatedStock stock;
+
+		AnnotatedWriter(AnnotationConfigApplicationContext context) {
+			this.context = context;
+			this.stock = context.getBean(AnnotatedStock.class);
+		}
+
+		@Override
+		public long write(String path, String lock, String writer, Consumer<LockHandle> opened, Runnable awaitWrite,
+				Runnable ended) {
+			AtomicBoolean committed = new AtomicBoolean();
+			try {
+				this.stock.write(path, lock, writer, opened, awaitWrite, ended, committed);
+				return 0;
+			}
+			catch (StaleFencingTokenException ex) {
+				return ex.getNewerToken();
+			}
+			catch (LockLostException ex) {
+				// Told after the commit that the lock was released or lost meanwhile:
+				// the result is discarded, the commit stands.
+				if (committed.get()) {
+					return 0;
+				}
+				throw ex;
+			}
+		}
+
+		@Override
+		public void close() {
+			this.context.close();
+		}
+
+	}
+
+	/** The bean whose annotated method the {@link AnnotatedWriter} calls. */
+	static class AnnotatedStock {
+
+		private final JdbcTemplate jdbc;
+
+		AnnotatedStock(JdbcTemplate jdbc) {
+			this.jdbc = jdbc;
+		}
+
+		@DistributedLock(value = "#{#path}", fenced = true, waitTime = "10s")
+		@Transactional
+		public void write(String path, String lock, String writer, Consumer<LockHandle> opened, Runnable awaitWrite,
+				Runnable ended, AtomicBoolean committed) {
+			LockHandle handle = LockContext.current().locks().get(0);
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+				// Inside the call: the lock wraps the transaction, still held here.
+				@Override
+				public void afterCompletion(int status) {
+					committed.set(status == STATUS_COMMITTED);
+					ended.run();
+				}
+
+			});
+			opened.accept(handle);
+			awaitWrite.run();
+			writeRows(this.jdbc, handle, lock, writer);
+		}
+
+	}
+
+	/** The Spring configuration of an annotated node, on the context's data source. */
+	@Configuration(proxyBeanMethods = false)
+	@EnableTransactionManagement
+	static class AnnotatedNode {
+
+		@Bean
+		DataSourceTransactionManager transactionManager(DataSource dataSource, JdbcTransactionFencing fencing) {
+			DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
+			transactionManager.addListener(fencing);
+			return transactionManager;
+		}
+
+		@Bean
+		JdbcTransactionFencing transactionFencing(ObjectProvider<DataSource> dataSource,
+				ObjectProvider<PlatformTransactionManager> transactionManager) {
+			return new JdbcTransactionFencing(dataSource::getIfUnique, transactionManager::getIfUnique,
+					new FenceTable(FenceTable.DEFAULT_NAME, Clock.systemUTC()));
+		}
+
+		@Bean
+		AnnotatedStock annotatedStock(DataSource dataSource) {
+			return new AnnotatedStock(new JdbcTemplate(dataSource));
+		}
+
+	}
+
+	/** Update the lock's row, then append the commit's record (see the class docs). */
+	private static void writeRows(JdbcTemplate jdbc, LockHandle handle, String lock, String writer) {
+		jdbc.update("update stock set token = ?, writer = ? where lock_path = ?", handle.fencingToken(), writer, lock);
+		jdbc.update("insert into commits (lock_path, token, writer) values (?, ?, ?)", lock, handle.fencingToken(),
+				writer);
 	}
 
 	/**
@@ -280,8 +453,8 @@ final class FencedCommits {
 		/** The platform of the shipped schema, such as {@code h2}. */
 		String platform();
 
-		/** Whether the nodes write through R2DBC. */
-		boolean reactive();
+		/** How the nodes write. */
+		Access access();
 
 		/** A new data source on the database (the judge's, or a JDBC node's). */
 		DataSource dataSource();
@@ -294,10 +467,10 @@ final class FencedCommits {
 
 		/**
 		 * An in-memory H2 database.
-		 * @param reactive whether the nodes write through R2DBC
+		 * @param access how the nodes write
 		 * @return the store
 		 */
-		static Store h2(boolean reactive) {
+		static Store h2(Access access) {
 			// A writer may wait for another's row lock while that one's commit runs;
 			// never long, but H2's default of 1 s could end it on a loaded machine.
 			String name = "fenced-history-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=60000";
@@ -309,8 +482,8 @@ final class FencedCommits {
 				}
 
 				@Override
-				public boolean reactive() {
-					return reactive;
+				public Access access() {
+					return access;
 				}
 
 				@Override
@@ -330,7 +503,7 @@ final class FencedCommits {
 
 				@Override
 				public String toString() {
-					return "H2 through " + (reactive ? "R2DBC" : "JDBC");
+					return "H2 through " + access;
 				}
 
 			};
@@ -339,10 +512,10 @@ final class FencedCommits {
 		/**
 		 * A database of a real PostgreSQL server.
 		 * @param postgres the server's extension, the database its test class's
-		 * @param reactive whether the nodes write through R2DBC
+		 * @param access how the nodes write
 		 * @return the store
 		 */
-		static Store postgres(EmbeddedPostgresExtension postgres, boolean reactive) {
+		static Store postgres(EmbeddedPostgresExtension postgres, Access access) {
 			return new Store() {
 
 				@Override
@@ -351,8 +524,8 @@ final class FencedCommits {
 				}
 
 				@Override
-				public boolean reactive() {
-					return reactive;
+				public Access access() {
+					return access;
 				}
 
 				@Override
@@ -374,10 +547,32 @@ final class FencedCommits {
 
 				@Override
 				public String toString() {
-					return "PostgreSQL through " + (reactive ? "R2DBC" : "JDBC");
+					return "PostgreSQL through " + access;
 				}
 
 			};
+		}
+
+	}
+
+	/** How the nodes write. */
+	enum Access {
+
+		/** {@link FencedTransactions} on holds of the lock API. */
+		JDBC,
+
+		/** {@link FencedReactiveTransactions} on holds of the lock API. */
+		R2DBC,
+
+		/**
+		 * A {@code @DistributedLock(fenced = true)} and {@code @Transactional} method of
+		 * a Spring context, on JDBC.
+		 */
+		ANNOTATION;
+
+		@Override
+		public String toString() {
+			return (this != ANNOTATION) ? name() : "the annotation (JDBC)";
 		}
 
 	}

@@ -14,8 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the database's record of what it committed is judged (see {@link FencedCommitRounds},
  * {@link FencedCommits}): no stale commit accepted, no rightful commit refused. The
  * stores: H2 through JDBC ({@code FencedTransactions}), and a real PostgreSQL (embedded)
- * through JDBC and through R2DBC ({@code FencedReactiveTransactions}). A short run of
- * each with a fixed seed is part of the build; a long run is opt-in:
+ * through JDBC, through R2DBC ({@code FencedReactiveTransactions}) and through the
+ * annotation (a Spring context per node, a {@code @DistributedLock(fenced = true)} and
+ * {@code @Transactional} method). A short run of each with a fixed seed is part of the
+ * build; a long run is opt-in:
  *
  * <pre>
  * ./mvnw -pl distlock-spring -am -Dsurefire.failIfNoSpecifiedTests=false test -Dtest=FencedCommitsCheckerTests \
@@ -23,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *     [-Ddistlock.history.fenced.seed=42] [-Ddistlock.history.fenced.servers=3]
  * </pre>
  *
- * The long run's store is {@code h2} (the default), {@code postgres-jdbc} or
- * {@code postgres-r2dbc}.
+ * The long run's store is {@code h2} (the default), {@code postgres-jdbc},
+ * {@code postgres-r2dbc} or {@code postgres-annotation}.
  */
 class FencedCommitsCheckerTests {
 
@@ -38,17 +40,22 @@ class FencedCommitsCheckerTests {
 
 	@Test
 	void shortRunOnH2AcceptsNoStaleCommitAndRefusesNoRightfulOne() throws Exception {
-		shortRun(FencedCommits.Store.h2(false));
+		shortRun(FencedCommits.Store.h2(FencedCommits.Access.JDBC));
 	}
 
 	@Test
 	void shortRunOnPostgresThroughJdbcAcceptsNoStaleCommitAndRefusesNoRightfulOne() throws Exception {
-		shortRun(FencedCommits.Store.postgres(postgres, false));
+		shortRun(FencedCommits.Store.postgres(postgres, FencedCommits.Access.JDBC));
 	}
 
 	@Test
 	void shortRunOnPostgresThroughR2dbcAcceptsNoStaleCommitAndRefusesNoRightfulOne() throws Exception {
-		shortRun(FencedCommits.Store.postgres(postgres, true));
+		shortRun(FencedCommits.Store.postgres(postgres, FencedCommits.Access.R2DBC));
+	}
+
+	@Test
+	void shortRunOnPostgresThroughTheAnnotationAcceptsNoStaleCommitAndRefusesNoRightfulOne() throws Exception {
+		shortRun(FencedCommits.Store.postgres(postgres, FencedCommits.Access.ANNOTATION));
 	}
 
 	private static void shortRun(FencedCommits.Store store) throws Exception {
@@ -69,9 +76,10 @@ class FencedCommitsCheckerTests {
 		int rounds = Integer.getInteger("distlock.history.fenced.rounds");
 		long seed = Long.getLong("distlock.history.fenced.seed", System.nanoTime() % 100_000);
 		FencedCommits.Store store = switch (System.getProperty("distlock.history.fenced.store", "h2")) {
-			case "postgres-jdbc" -> FencedCommits.Store.postgres(postgres, false);
-			case "postgres-r2dbc" -> FencedCommits.Store.postgres(postgres, true);
-			default -> FencedCommits.Store.h2(false);
+			case "postgres-jdbc" -> FencedCommits.Store.postgres(postgres, FencedCommits.Access.JDBC);
+			case "postgres-r2dbc" -> FencedCommits.Store.postgres(postgres, FencedCommits.Access.R2DBC);
+			case "postgres-annotation" -> FencedCommits.Store.postgres(postgres, FencedCommits.Access.ANNOTATION);
+			default -> FencedCommits.Store.h2(FencedCommits.Access.JDBC);
 		};
 		FencedCommitRounds.Result result = new FencedCommitRounds(settings(seed, rounds, store)).execute();
 		System.out.println("[measure] " + result.report());
