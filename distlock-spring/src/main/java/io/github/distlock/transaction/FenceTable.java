@@ -110,8 +110,7 @@ public final class FenceTable {
 			}
 			// A concurrent first commit inserted the row with an older token and
 			// committed after the update's snapshot (read committed): the update, run
-			// again, sees it. Judging from the select alone would refuse a rightful
-			// holder.
+			// again, sees it. The select alone would refuse a rightful holder.
 		}
 		throw stale(handle, description, seen);
 	}
