@@ -1,14 +1,16 @@
 package io.github.distlock.core;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
- * What operators see of the locks cluster-wide: every lock path in use, every leader
- * election, and who waits for whom across instances, read from ZooKeeper as it is now
- * (not from this instance's memory), so holders of other instances and raw Curator
- * clients on the same nodes are included. Obtained from the {@link Locks} it serves
- * ({@link Locks#admin()}). Each method walks the lock root with blocking reads: for
- * operators and endpoints, not for hot paths.
+ * What operators see of the locks cluster-wide, and what they may do to them: every lock
+ * path in use, every leader election, and who waits for whom across instances, read from
+ * ZooKeeper as it is now (not from this instance's memory), so holders of other instances
+ * and raw Curator clients on the same nodes are included; a holder asked to release, a
+ * holder removed behind its fence, and this instance drained. Obtained from the
+ * {@link Locks} it serves ({@link Locks#admin()}). Each method works with blocking reads
+ * and writes: for operators and endpoints, not for hot paths.
  */
 public interface LockAdmin {
 
@@ -37,6 +39,69 @@ public interface LockAdmin {
 	 */
 	default WaitForGraph waitsFor() {
 		return WaitForGraph.of(locks());
+	}
+
+	/**
+	 * Ask every holder of a lock to release it, with Curator's cooperative revocation:
+	 * the revoke marker written on each holder's node, which distlock holders and raw
+	 * Curator holders that made their lock revocable both hear. A holder that does not
+	 * listen keeps the lock.
+	 * @param path the lock's path
+	 * @param protocol the lock's protocol (which subtree the path is in)
+	 * @return the holders asked
+	 * @throws LockNotFoundException if the lock has no holder now
+	 * @throws LockAcquisitionException if ZooKeeper could not be read or written
+	 * @throws UnsupportedOperationException if this implementation cannot do it
+	 */
+	default List<LockParticipant> requestRelease(LockPath path, LockProtocol protocol) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot ask holders to release");
+	}
+
+	/**
+	 * Remove the holder of a lock whose fencing token is the given one, and in the same
+	 * step advance the lock's fence past that token in every fence store this instance
+	 * knows, so the old holder's fenced writes are refused even if no one takes the lock
+	 * next. The old holder learns it lost the lock; the first waiter gets it.
+	 * @param path the lock's path
+	 * @param protocol the lock's protocol
+	 * @param fencingToken the token of the holder to remove, as the operator saw it
+	 * @return the holder removed
+	 * @throws LockNotFoundException if the lock has no holder now
+	 * @throws LockHolderChangedException if no holder has that token any more
+	 * @throws LockAcquisitionException if ZooKeeper could not be read or written
+	 * @throws UnsupportedOperationException if this implementation cannot do it
+	 */
+	default LockParticipant forceRelease(LockPath path, LockProtocol protocol, long fencingToken) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot remove holders");
+	}
+
+	/**
+	 * Drain this instance: new acquisitions fail at once with a
+	 * {@link LocksDrainingException}, its leaderships are handed over, its scheduled runs
+	 * are skipped, and the call waits up to the given time for the holds of this instance
+	 * to end. Draining lasts until {@link #undrain()}.
+	 * @param wait how long to wait for the holds to end
+	 * @return whether every hold of this instance had ended within the wait
+	 * @throws UnsupportedOperationException if this implementation cannot do it
+	 */
+	default boolean drain(Duration wait) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot drain");
+	}
+
+	/**
+	 * End a drain: acquisitions, leaderships and scheduled runs go on as before it.
+	 * @throws UnsupportedOperationException if this implementation cannot drain
+	 */
+	default void undrain() {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot drain");
+	}
+
+	/**
+	 * Whether this instance is draining.
+	 * @return {@code true} between {@link #drain(Duration)} and {@link #undrain()}
+	 */
+	default boolean isDraining() {
+		return false;
 	}
 
 }

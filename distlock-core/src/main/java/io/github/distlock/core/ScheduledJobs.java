@@ -60,6 +60,21 @@ public interface ScheduledJobs {
 	boolean isPaused(String job);
 
 	/**
+	 * Run the job once now, outside its schedule, on this instance and under its lock:
+	 * the run is recorded as a manual run, not as the run of a slot, so the scheduled
+	 * firings go on as before. Blocks until the run ends.
+	 * @param job the job's name
+	 * @return the run, ended
+	 * @throws LockConfigurationException if this instance has no such job, or none it can
+	 * run outside its schedule
+	 * @throws IllegalStateException if a run of the job is going on now (on any instance)
+	 * @throws UnsupportedOperationException if this implementation cannot do it
+	 */
+	default JobRun runNow(String job) {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot run a job outside its schedule");
+	}
+
+	/**
 	 * Return the jobs this instance schedules.
 	 * @return the jobs, by name
 	 */
