@@ -43,6 +43,9 @@ final class FaultInjector implements Runnable {
 	 */
 	private static final int LATCH_DELETES = 25;
 
+	/** How long the steered latch deletes look for two members waiting in a row. */
+	private static final Duration PAIR_SEARCH = Duration.ofSeconds(3);
+
 	private final CheckerRun run;
 
 	private final ZooKeeperEnsemble ensemble;
@@ -87,6 +90,9 @@ final class FaultInjector implements Runnable {
 				// The steered phase at the run's start ends its own sessions.
 				DistlockActor.park(20);
 			}
+			if (!this.run.members().isEmpty() && !this.run.calm()) {
+				steeredLatchDeletes();
+			}
 			while (true) {
 				long sleep = 1000 + this.random.nextInt(2000);
 				long calmIn = this.run.calmFrom() - System.nanoTime();
@@ -122,6 +128,41 @@ final class FaultInjector implements Runnable {
 				this.run.violation("faults", 0, null,
 						"harness: could not restore the servers: " + CheckerRun.trace(ex));
 			}
+		}
+	}
+
+	/**
+	 * The first faults after the steered phase: twice, two distlock members waiting one
+	 * behind the other lose their nodes to another client, the later one's first (see
+	 * {@link LatchDeletes#pickPair}), so a member that does not queue again when it finds
+	 * its node gone is left without one; looks for such a pair for up to
+	 * {@link #PAIR_SEARCH} each time (the members' actors leave and join on their own).
+	 */
+	private void steeredLatchDeletes() throws Exception {
+		for (int done = 0; done < 2 && !this.run.faultsOver();) {
+			long until = System.nanoTime() + PAIR_SEARCH.toNanos();
+			List<LatchDeletes.Deletion> pair = null;
+			while (pair == null && System.nanoTime() < until && !this.run.faultsOver()) {
+				pair = this.run.latchDeletes().pickPair(this.random);
+				if (pair == null) {
+					DistlockActor.park(100);
+				}
+			}
+			if (pair == null) {
+				this.run.history()
+					.record(History.Type.FAULT, "faults", 0, null, 0, "steered latch deletes: no two members waiting");
+				return;
+			}
+			LatchDeletes.Deletion later = pair.get(0);
+			LatchDeletes.Deletion earlier = pair.get(1);
+			fault("steered: latch nodes " + later.node() + " of " + later.member() + " then " + earlier.node() + " of "
+					+ earlier.member() + " (places " + later.position() + " and " + earlier.position() + " in "
+					+ later.group() + ") deleted by another client", Set.of(), () -> {
+						this.run.latchDeletes().delete(later);
+						this.run.latchDeletes().delete(earlier);
+					});
+			done++;
+			DistlockActor.park(1000);
 		}
 	}
 

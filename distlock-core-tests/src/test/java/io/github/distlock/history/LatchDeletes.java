@@ -36,19 +36,7 @@ final class LatchDeletes {
 	 * @return the pick, or {@code null} if no distlock member waits behind another node
 	 */
 	@Nullable Deletion pick(Random random) throws Exception {
-		String group = CheckerRun.group(random.nextInt(CheckerRun.GROUPS));
-		String parent = "/leader/" + group;
-		CuratorFramework raw = raw();
-		List<String> children = new ArrayList<>(Faults.children(raw, parent));
-		children.sort(Comparator.comparing((String child) -> child.substring(Math.max(0, child.length() - 10))));
-		List<Deletion> candidates = new ArrayList<>();
-		for (int i = 1; i < children.size(); i++) {
-			Stat stat = raw.checkExists().forPath(parent + "/" + children.get(i));
-			LeaderMember owner = (stat != null) ? owner(stat.getEphemeralOwner()) : null;
-			if (owner != null && owner.joined(group)) {
-				candidates.add(new Deletion(owner.name(), group, children.get(i), children.get(i - 1), i, 0));
-			}
-		}
+		List<Deletion> candidates = waiting(CheckerRun.group(random.nextInt(CheckerRun.GROUPS)));
 		if (candidates.isEmpty()) {
 			return null;
 		}
@@ -57,6 +45,30 @@ final class LatchDeletes {
 		Deletion first = candidates.get(0);
 		return (first.position() == 1 && random.nextInt(3) > 0) ? first
 				: candidates.get(random.nextInt(candidates.size()));
+	}
+
+	/**
+	 * Pick two waiting distlock members next to each other in a group's queue, the later
+	 * first: deleting its node, then its predecessor's, tells the later member at once
+	 * (its watch is on the predecessor) that its own node is gone, so it must queue again
+	 * then, not when the queue moves on.
+	 * @return the later member's pick and its predecessor's, or {@code null} if no group
+	 * has two distlock members waiting one behind the other
+	 */
+	@Nullable List<Deletion> pickPair(Random random) throws Exception {
+		int first = random.nextInt(CheckerRun.GROUPS);
+		for (int g = 0; g < CheckerRun.GROUPS; g++) {
+			String group = CheckerRun.group((first + g) % CheckerRun.GROUPS);
+			List<Deletion> waiting = waiting(group);
+			for (int i = waiting.size() - 1; i > 0; i--) {
+				Deletion later = waiting.get(i);
+				Deletion earlier = waiting.get(i - 1);
+				if (earlier.position() >= 1 && earlier.position() == later.position() - 1) {
+					return List.of(later, earlier);
+				}
+			}
+		}
+		return null;
 	}
 
 	/** Delete the picked node, and note when. */
@@ -71,6 +83,23 @@ final class LatchDeletes {
 		catch (Exception ex) {
 			this.run.history().record(History.Type.FAULT, "faults", 0, null, 0, "could not delete it: " + ex);
 		}
+	}
+
+	/** The nodes of the group's joined distlock members that wait behind another node. */
+	private List<Deletion> waiting(String group) throws Exception {
+		String parent = "/leader/" + group;
+		CuratorFramework raw = raw();
+		List<String> children = new ArrayList<>(Faults.children(raw, parent));
+		children.sort(Comparator.comparing((String child) -> child.substring(Math.max(0, child.length() - 10))));
+		List<Deletion> candidates = new ArrayList<>();
+		for (int i = 1; i < children.size(); i++) {
+			Stat stat = raw.checkExists().forPath(parent + "/" + children.get(i));
+			LeaderMember owner = (stat != null) ? owner(stat.getEphemeralOwner()) : null;
+			if (owner != null && owner.joined(group)) {
+				candidates.add(new Deletion(owner.name(), group, children.get(i), children.get(i - 1), i, 0));
+			}
+		}
+		return candidates;
 	}
 
 	private @Nullable LeaderMember owner(long session) {

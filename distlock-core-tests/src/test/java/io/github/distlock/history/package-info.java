@@ -36,8 +36,10 @@
  * relinquishes first) gives the presence rule quiet windows. Faults include sessions
  * expired by their client while the server keeps them and the quorum away past the
  * session timeout, and another client deleting a waiting member's latch node
- * ({@link io.github.distlock.history.LatchDeletes}); one distlock member leads, and one
- * node's locks are held, under the {@code LOST} policy. A
+ * ({@link io.github.distlock.history.LatchDeletes}; the first faults after the steered
+ * phase delete two such nodes one behind the other, the later first, so its member finds
+ * its node gone at once and must queue again); one distlock member leads, and one node's
+ * locks are held, under the {@code LOST} policy. A
  * {@link io.github.distlock.history.HoldWatcher} per distlock node holds a mutex for
  * seconds, asking its state on a timer or only listening for the loss listener: a
  * {@code HELD} answer after a reported loss, and a loss not told in time, are violations.
