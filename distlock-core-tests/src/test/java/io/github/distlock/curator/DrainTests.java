@@ -123,9 +123,8 @@ class DrainTests {
 		}
 		held.close();
 		permit.close();
-		// The next acquisition of the holder gets the lock: the drained waiter's nodes
-		// are
-		// gone, and nothing was granted to it.
+		// The holder gets the locks again: the drained waiter's nodes are gone, and
+		// nothing was granted to it.
 		try (LockHandle again = holder.mutex("busy").acquire(Duration.ofSeconds(10));
 				LockHandle permitAgain = holder.semaphore("busy", 1).acquire(Duration.ofSeconds(10))) {
 			assertThat(drained.heldCount()).isZero();

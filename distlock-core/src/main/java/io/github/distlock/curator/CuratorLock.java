@@ -158,7 +158,8 @@ final class CuratorLock implements ClusterLock {
 	 * acquisitions are (a downgrade's read lock is a new node, so it is).
 	 */
 	private void refuseIfDraining() {
-		LocksDrainingException draining = this.engine.drain().refusal(this.path);
+		Drain drain = this.engine.drain();
+		LocksDrainingException draining = (drain.since != null) ? drain.refusal(this.path) : null;
 		if (draining != null) {
 			throw draining;
 		}
@@ -170,7 +171,8 @@ final class CuratorLock implements ClusterLock {
 	 */
 	private CompletableFuture<Hold> start(Acquisition acquisition) {
 		CompletableFuture<Hold> outcome = acquisition.start();
-		LocksDrainingException draining = this.engine.drain().refusal(this.path);
+		Drain drain = this.engine.drain();
+		LocksDrainingException draining = (drain.since != null) ? drain.refusal(this.path) : null;
 		if (draining != null) {
 			acquisition.fail(draining);
 		}

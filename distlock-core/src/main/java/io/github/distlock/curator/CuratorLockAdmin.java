@@ -90,8 +90,7 @@ final class CuratorLockAdmin implements LockAdmin {
 				return this.session.holds().isEmpty();
 			}
 			catch (TimeoutException | ExecutionException ex) {
-				// Released without a confirmation yet, or not yet: look at the holds
-				// again.
+				// Released but not confirmed yet, or not released: look again.
 			}
 		}
 	}
