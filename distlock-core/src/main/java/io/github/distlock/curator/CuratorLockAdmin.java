@@ -23,6 +23,7 @@ import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockQueue;
+import io.github.distlock.core.LockState;
 import io.github.distlock.core.LocksDrainingException;
 
 /**
@@ -59,7 +60,7 @@ final class CuratorLockAdmin implements LockAdmin {
 	 * failure releases its node); a re-entry of a lock the thread holds still succeeds,
 	 * since it takes no new lock. The leader election of these locks, if there is one,
 	 * hands over its tenures and stays out of its elections until {@link #undrain()}.
-	 * Then waits for the holds of this instance to be released (or lost).
+	 * Then waits for the holds of this instance to be released or lost.
 	 * @param wait how long to wait for the holds; negative waits until they end
 	 */
 	@Override
@@ -76,7 +77,7 @@ final class CuratorLockAdmin implements LockAdmin {
 			}
 		}
 		while (true) {
-			List<CompletableFuture<Void>> held = this.session.holds().stream().map(Session.Held::released).toList();
+			List<CompletableFuture<Void>> held = held();
 			long left = deadline - System.nanoTime();
 			if (held.isEmpty() || left <= 0) {
 				return held.isEmpty();
@@ -87,12 +88,24 @@ final class CuratorLockAdmin implements LockAdmin {
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				return this.session.holds().isEmpty();
+				return held().isEmpty();
 			}
 			catch (TimeoutException | ExecutionException ex) {
 				// Released but not confirmed yet, or not released: look again.
 			}
 		}
+	}
+
+	/**
+	 * The releases of the holds not lost: a lost hold ended, whether or not its handle
+	 * was closed.
+	 */
+	private List<CompletableFuture<Void>> held() {
+		return this.session.holds()
+			.stream()
+			.filter((hold) -> hold.state() != LockState.LOST)
+			.map(Session.Held::released)
+			.toList();
 	}
 
 	@Override

@@ -46,7 +46,8 @@ class RunNowOperationsTests {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(JobApplication.class)
 			.web(WebApplicationType.NONE)
 			.initializers((initialized) -> initialized.getBeanFactory().registerSingleton("clock", clock))
-			.run(DistlockContextRunners.arguments(zookeeper, "distlock.zookeeper.namespace=run-now"))) {
+			.run(DistlockContextRunners.arguments(zookeeper, "distlock.zookeeper.namespace=run-now",
+					"management.endpoints.web.exposure.include=distlock"))) {
 			Yearly job = context.getBean(Yearly.class);
 			ScheduledJobs jobs = context.getBean(ScheduledJobs.class);
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
@@ -59,6 +60,10 @@ class RunNowOperationsTests {
 			assertThat(meters.get(JobMetrics.RUNS).tags("name", "yearly", "trigger", "manual").timer().count())
 				.isEqualTo(1);
 			assertThat(meters.find(JobMetrics.LAG).tags("name", "yearly").timer()).isNull();
+			DistlockEndpoint endpoint = context.getBean(DistlockEndpoint.class);
+			DistlockEndpoint.JobDescriptor listed = endpoint.locks().jobs().get(0);
+			assertThat(listed.lastSlot()).isNull();
+			assertThat(listed.lastRun().manual()).isTrue();
 			// The call through the proxy fires the slot of the schedule: not claimed yet.
 			job.run();
 			assertThat(job.runs()).hasSize(2);
@@ -68,6 +73,9 @@ class RunNowOperationsTests {
 				.tags("name", "yearly", "trigger", "schedule", "outcome", "succeeded")
 				.timer()
 				.count()).isEqualTo(1);
+			listed = endpoint.locks().jobs().get(0);
+			assertThat(listed.lastSlot()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+			assertThat(listed.lastRun().manual()).isFalse();
 		}
 	}
 

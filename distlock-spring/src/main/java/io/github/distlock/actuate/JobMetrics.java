@@ -91,7 +91,10 @@ public final class JobMetrics implements ScheduledJobListener {
 			missedCounter(job.name());
 			AtomicLong lastSlot = lastSlot(job.name());
 			try {
-				this.jobs.lastRun(job.name())
+				this.jobs.runs(job.name())
+					.stream()
+					.filter((run) -> !run.manual())
+					.findFirst()
 					.ifPresent((run) -> lastSlot.accumulateAndGet(run.slot().getEpochSecond(), Math::max));
 			}
 			catch (RuntimeException ex) {
