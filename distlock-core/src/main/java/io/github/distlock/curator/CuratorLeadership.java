@@ -361,7 +361,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 					participant.leave();
 				}
 			}
-			logger.info("Draining: out of the leader elections of {} until the drain ends", this.standingAside);
+			if (!this.standingAside.isEmpty()) {
+				logger.info("Draining: out of the leader elections of {} until the drain ends", this.standingAside);
+			}
 		}
 	}
 
