@@ -221,7 +221,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 			if (draining != null) {
 				return CompletableFuture.failedFuture(new LocksDrainingException(
 						"Cannot wait to lead group '" + group + "': this instance is draining (since " + draining
-								+ "); it runs for leadership again " + "after undrain()"));
+								+ "); it runs for leadership again after undrain()"));
 			}
 			return participant(group).awaitLeadership();
 		}

@@ -13,6 +13,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.SmartLifecycle;
 
 import io.github.distlock.actuate.DistlockHealthIndicator;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
@@ -85,6 +87,16 @@ class DrainAutoConfigurationTests {
 			.hasMessageContaining("'drained/new'");
 		// The close waited for the release, not for the drain timeout.
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
+	}
+
+	@Test
+	void theDrainStopsJustAfterTheWebServersGracefulShutdownAndAfterTheLeaderElectionsAreLeft() {
+		this.contextRunner.run((context) -> {
+			int phase = context.getBean("distlockShutdownDrain", SmartLifecycle.class).getPhase();
+			// Lifecycles stop from the highest phase down.
+			assertThat(phase).isEqualTo(WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE - 1)
+				.isLessThan(SmartLifecycle.DEFAULT_PHASE);
+		});
 	}
 
 	@Test
