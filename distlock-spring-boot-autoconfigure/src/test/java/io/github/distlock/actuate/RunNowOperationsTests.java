@@ -22,6 +22,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 import io.github.distlock.annotation.ScheduledOnce;
 import io.github.distlock.core.JobOutcome;
 import io.github.distlock.core.JobRun;
+import io.github.distlock.core.Locks;
 import io.github.distlock.core.ScheduledJobs;
 import io.github.distlock.testsupport.DistlockContextRunners;
 import io.github.distlock.testsupport.SettableClock;
@@ -76,6 +77,28 @@ class RunNowOperationsTests {
 			listed = endpoint.locks().jobs().get(0);
 			assertThat(listed.lastSlot()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
 			assertThat(listed.lastRun().manual()).isFalse();
+		}
+	}
+
+	@Test
+	void aFiringWhileTheInstanceDrainsIsSkippedAndCountedDraining() {
+		AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2030-06-01T10:00:00Z"));
+		Clock clock = new SettableClock(now, Duration.ZERO);
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(JobApplication.class)
+			.web(WebApplicationType.NONE)
+			.initializers((initialized) -> initialized.getBeanFactory().registerSingleton("clock", clock))
+			.run(DistlockContextRunners.arguments(zookeeper, "distlock.zookeeper.namespace=run-while-draining"))) {
+			Yearly job = context.getBean(Yearly.class);
+			Locks locks = context.getBean(Locks.class);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			locks.admin().drain(Duration.ZERO);
+			job.run();
+			assertThat(job.runs()).isEmpty();
+			assertThat(meters.get(JobMetrics.SKIPPED).tags("name", "yearly", "reason", "draining").counter().count())
+				.isEqualTo(1);
+			locks.admin().undrain();
+			job.run();
+			assertThat(job.runs()).hasSize(1);
 		}
 	}
 
