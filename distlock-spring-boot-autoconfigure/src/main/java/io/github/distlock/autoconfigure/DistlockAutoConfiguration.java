@@ -143,6 +143,7 @@ public final class DistlockAutoConfiguration {
 	 * shutdown and before the locks close.
 	 */
 	@Bean
+	@ConditionalOnMissingBean(name = "distlockShutdownDrain")
 	@ConditionalOnBean(CuratorLocks.class)
 	ShutdownDrain distlockShutdownDrain(CuratorLocks locks, DistlockProperties properties) {
 		Duration timeout = properties.getShutdown().getDrainTimeout();
