@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One run of a scheduled job: the slot it claimed, the node that ran it, when it started
- * and ended, how it went, and the fencing token of the job's lock it ran under.
+ * and ended, how it went, and the fencing token of the job's lock it ran under. A manual
+ * run ({@link ScheduledJobs#runNow(String)}) claims no slot: its slot is the time it was
+ * asked for, and the schedule's slots run as before.
  *
  * @param job the job's name
  * @param slot the planned firing time the run claimed
@@ -17,10 +19,27 @@ import org.jspecify.annotations.Nullable;
  * died before it could tell, until another instance noticed)
  * @param outcome how it went
  * @param fencingToken the fencing token of the job's lock held by the run
+ * @param manual whether the run was asked for outside the schedule, rather than the run
+ * of a slot
  * @see ScheduledJobs
  */
 public record JobRun(String job, Instant slot, String node, Instant startedAt, @Nullable Instant endedAt,
-		JobOutcome outcome, long fencingToken) {
+		JobOutcome outcome, long fencingToken, boolean manual) {
+
+	/**
+	 * Create the run of a slot of the schedule.
+	 * @param job the job's name
+	 * @param slot the planned firing time the run claimed
+	 * @param node the instance that ran it
+	 * @param startedAt when it claimed its slot
+	 * @param endedAt when it ended, {@code null} while it runs
+	 * @param outcome how it went
+	 * @param fencingToken the fencing token of the job's lock held by the run
+	 */
+	public JobRun(String job, Instant slot, String node, Instant startedAt, @Nullable Instant endedAt,
+			JobOutcome outcome, long fencingToken) {
+		this(job, slot, node, startedAt, endedAt, outcome, fencingToken, false);
+	}
 
 	/**
 	 * Return the run of a scheduled job that the current thread runs now.
@@ -42,7 +61,7 @@ public record JobRun(String job, Instant slot, String node, Instant startedAt, @
 	 * @return the ended run
 	 */
 	public JobRun ended(Instant at, JobOutcome how) {
-		return new JobRun(this.job, this.slot, this.node, this.startedAt, at, how, this.fencingToken);
+		return new JobRun(this.job, this.slot, this.node, this.startedAt, at, how, this.fencingToken, this.manual);
 	}
 
 }

@@ -24,6 +24,13 @@ public enum JobSkip {
 	 * A catch-up at start found no slot to catch up: none was missed, the job never ran,
 	 * or the latest missed slot is older than the catch-up window.
 	 */
-	NOTHING_MISSED
+	NOTHING_MISSED,
+
+	/**
+	 * This instance is draining ({@link LockAdmin#drain(java.time.Duration)}): it takes
+	 * no new locks, so it runs no job until the drain ends; another instance may run the
+	 * slot.
+	 */
+	DRAINING
 
 }

@@ -1,7 +1,9 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What operators see of the locks cluster-wide, and what they may do to them: every lock
@@ -102,6 +104,14 @@ public interface LockAdmin {
 	 */
 	default boolean isDraining() {
 		return false;
+	}
+
+	/**
+	 * When the drain of this instance began.
+	 * @return the time of {@link #drain(Duration)}, empty when not draining
+	 */
+	default Optional<Instant> drainingSince() {
+		return Optional.empty();
 	}
 
 }

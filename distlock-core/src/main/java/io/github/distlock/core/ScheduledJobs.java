@@ -89,6 +89,19 @@ public interface ScheduledJobs {
 	void register(ScheduledJob job);
 
 	/**
+	 * Make a job known to this instance with what its runs do, so that it can also be run
+	 * outside its schedule ({@link #runNow(String)}), as its {@code @ScheduledOnce}
+	 * method does at startup. Implementations that cannot run a job outside its schedule
+	 * only register it.
+	 * @param job the job
+	 * @param body what a run does
+	 * @throws LockConfigurationException if another job of this instance has the name
+	 */
+	default void register(ScheduledJob job, Callable<?> body) {
+		register(job);
+	}
+
+	/**
 	 * Fire the job: claim the slot the given time belongs to and, if this firing claimed
 	 * it, run the body under the job's lock, recording the run. Blocks the calling thread
 	 * (a scheduler's) for ZooKeeper's answers and the body.

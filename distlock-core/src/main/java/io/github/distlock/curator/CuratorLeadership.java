@@ -32,6 +32,7 @@ import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LocksDrainingException;
 
 /**
  * {@link Leadership} on the engine of one {@link CuratorLocks}: the same client, threads
@@ -40,7 +41,9 @@ import io.github.distlock.core.LockPath;
  * part in the same elections. No thread is kept per group, and no connection-state
  * listener of its own: the engine's {@link SessionWatch} tells every participant what the
  * connection does, after the holds and acquisitions of the same session, and listeners
- * are told on distlock's event thread, in order.
+ * are told on distlock's event thread, in order. While the locks {@linkplain Drain
+ * drain}, this instance stands aside: out of every election it is a member of, it joins
+ * them again when the drain ends.
  */
 public final class CuratorLeadership implements Leadership, AutoCloseable {
 
@@ -59,6 +62,24 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	private final Object lifecycle = new Object();
 
 	private volatile boolean closed;
+
+	// Groups this instance is a member of while it drains, out of their elections: joined
+	// again when the drain ends. Guarded by lifecycle.
+	private final Set<String> standingAside = new TreeSet<>();
+
+	private final Drain.Listener drainListener = new Drain.Listener() {
+
+		@Override
+		public void drained() {
+			standAside();
+		}
+
+		@Override
+		public void undrained() {
+			standAgain();
+		}
+
+	};
 
 	/**
 	 * How long a leaving leader waits at most for the calls under its tenure before it
@@ -110,6 +131,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		this.locks = locks;
 		this.engine = locks.engine();
 		this.drain = drain;
+		this.engine.drain().addListener(this.drainListener);
 	}
 
 	ConnectionLossPolicy policy() {
@@ -136,12 +158,19 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 				throw new LockAcquisitionException(
 						"Cannot join group '" + group + "': the leader election of this client was closed", null);
 			}
+			if (this.engine.drain().since() != null) {
+				this.standingAside.add(LockPath.parse(group).value());
+				return;
+			}
 			participant(group).join();
 		}
 	}
 
 	@Override
 	public CompletableFuture<Void> leave(String group) {
+		synchronized (this.lifecycle) {
+			this.standingAside.remove(group);
+		}
 		return existing(group).map(Participant::leave).orElseGet(() -> CompletableFuture.completedFuture(null));
 	}
 
@@ -152,7 +181,10 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	@Override
 	public Set<String> groups() {
-		Set<String> groups = new TreeSet<>();
+		Set<String> groups;
+		synchronized (this.lifecycle) {
+			groups = new TreeSet<>(this.standingAside);
+		}
 		this.participants.forEach((group, participant) -> {
 			if (participant.isJoined()) {
 				groups.add(group);
@@ -184,6 +216,12 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 				return CompletableFuture.failedFuture(new LockAcquisitionException(
 						"Cannot wait to lead group '" + group + "': the leader election of this client was closed",
 						null));
+			}
+			Instant draining = this.engine.drain().since();
+			if (draining != null) {
+				return CompletableFuture.failedFuture(new LocksDrainingException(
+						"Cannot wait to lead group '" + group + "': this instance is draining (since " + draining
+								+ "); it runs for leadership again after undrain()"));
 			}
 			return participant(group).awaitLeadership();
 		}
@@ -307,6 +345,41 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	/**
+	 * The locks began to drain: leave every group joined, as {@link #leave(String)} does
+	 * (a leader lets the calls under its tenure end, then deletes its node, and another
+	 * member leads), and remember it, to join it again when the drain ends. Waiters for
+	 * the leadership of a group fail, as waiting acquisitions do.
+	 */
+	private void standAside() {
+		synchronized (this.lifecycle) {
+			if (this.closed) {
+				return;
+			}
+			for (Participant participant : this.participants.values()) {
+				if (participant.isJoined()) {
+					this.standingAside.add(participant.group());
+					participant.leave();
+				}
+			}
+			if (!this.standingAside.isEmpty()) {
+				logger.info("Draining: out of the leader elections of {} until the drain ends", this.standingAside);
+			}
+		}
+	}
+
+	/** The drain ended: join again every group stood aside from. */
+	private void standAgain() {
+		synchronized (this.lifecycle) {
+			if (!this.closed) {
+				for (String group : this.standingAside) {
+					participant(group).join();
+				}
+			}
+			this.standingAside.clear();
+		}
+	}
+
+	/**
 	 * Leave every group (their latch nodes deleted, so that other members lead at once),
 	 * and stop following the connection. Waits for the calls running under a tenure (at
 	 * most 10 s) and for the deletes, at most 15 s in all.
@@ -316,8 +389,10 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		List<Participant> leaving;
 		synchronized (this.lifecycle) {
 			this.closed = true;
+			this.standingAside.clear();
 			leaving = new ArrayList<>(this.participants.values());
 		}
+		this.engine.drain().removeListener(this.drainListener);
 		List<CompletableFuture<Void>> deletes = new ArrayList<>();
 		for (Participant participant : leaving) {
 			deletes.add(participant.leave());

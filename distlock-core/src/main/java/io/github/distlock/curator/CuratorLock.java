@@ -21,6 +21,7 @@ import io.github.distlock.core.LockScope;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.LocksDrainingException;
 
 /**
  * A lock of the engine at one path: the entry points of the programmatic API. Each
@@ -88,6 +89,7 @@ final class CuratorLock implements ClusterLock {
 		if (reentered != null) {
 			return reentered;
 		}
+		refuseIfDraining();
 		Acquisition acquisition = newAcquisition(waitTime, scope);
 		Hold hold = await(acquisition);
 		return scope.adopt(this.locks, this.kind, this.path, hold, this.reentrant);
@@ -107,12 +109,13 @@ final class CuratorLock implements ClusterLock {
 			if (reentered != null) {
 				return CompletableFuture.completedFuture(reentered);
 			}
+			refuseIfDraining();
 			acquisition = newAcquisition(waitTime, scope);
 		}
 		catch (DistributedLockException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		CompletableFuture<Hold> outcome = acquisition.start();
+		CompletableFuture<Hold> outcome = start(acquisition);
 		CompletableFuture<LockHandle> result = new CompletableFuture<>();
 		result.whenComplete((handle, ex) -> {
 			if (ex instanceof CancellationException) {
@@ -148,6 +151,32 @@ final class CuratorLock implements ClusterLock {
 			throw new LockAcquisitionException(
 					"Lock '" + this.path + "' cannot be acquired: the locks of this client were closed", null);
 		}
+	}
+
+	/**
+	 * A re-entry of a lock held takes no new lock, so it is not refused: only new
+	 * acquisitions are (a downgrade's read lock is a new node, so it is).
+	 */
+	private void refuseIfDraining() {
+		Drain drain = this.engine.drain();
+		LocksDrainingException draining = (drain.since != null) ? drain.refusal(this.path) : null;
+		if (draining != null) {
+			throw draining;
+		}
+	}
+
+	/**
+	 * Start the acquisition; if a drain began after the check, it may have failed the
+	 * acquisitions in flight before this one was followed, so this one fails here.
+	 */
+	private CompletableFuture<Hold> start(Acquisition acquisition) {
+		CompletableFuture<Hold> outcome = acquisition.start();
+		Drain drain = this.engine.drain();
+		LocksDrainingException draining = (drain.since != null) ? drain.refusal(this.path) : null;
+		if (draining != null) {
+			acquisition.fail(draining);
+		}
+		return outcome;
 	}
 
 	private Acquisition newAcquisition(Duration waitTime, LockScope scope) {
@@ -192,7 +221,7 @@ final class CuratorLock implements ClusterLock {
 	 * flag.
 	 */
 	private Hold await(Acquisition acquisition) {
-		CompletableFuture<Hold> outcome = acquisition.start();
+		CompletableFuture<Hold> outcome = start(acquisition);
 		Hold hold;
 		try {
 			hold = outcome.get();

@@ -1,9 +1,18 @@
 package io.github.distlock.curator;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.utils.ZKPaths;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.Election;
 import io.github.distlock.core.InvalidLockPathException;
@@ -14,6 +23,8 @@ import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockQueue;
+import io.github.distlock.core.LockState;
+import io.github.distlock.core.LocksDrainingException;
 
 /**
  * The administration view of one client's lock root: walks each protocol's subtree depth
@@ -21,17 +32,106 @@ import io.github.distlock.core.LockQueue;
  * {@link QueueInspector} reads one path. A node's children are either queue nodes (named
  * as the protocol names them) or the next segments of longer lock paths; a semaphore
  * keeps its queue in two children of its node. Blocking reads, one {@code getChildren}
- * per node and one {@code getData} per queue node.
+ * per node and one {@code getData} per queue node. The {@linkplain Drain drain} is the
+ * engine's own, shared by every view of the same locks.
  */
 final class CuratorLockAdmin implements LockAdmin {
 
+	private static final Logger logger = LoggerFactory.getLogger(CuratorLockAdmin.class);
+
+	/** The longest wait for a hold's release between two looks at the holds. */
+	private static final Duration RECHECK = Duration.ofMillis(50);
+
 	private final QueueInspector inspector;
 
-	private final Session session;
+	private final SessionWatch session;
 
-	CuratorLockAdmin(QueueInspector inspector, Session session) {
+	private final Drain drain;
+
+	CuratorLockAdmin(QueueInspector inspector, SessionWatch session, Drain drain) {
 		this.inspector = inspector;
 		this.session = session;
+		this.drain = drain;
+	}
+
+	/**
+	 * Drain: new acquisitions are refused from now on, and the acquisitions waiting now
+	 * fail the same way (none of them is granted later: a grant that comes after the
+	 * failure releases its node); a re-entry of a lock the thread holds still succeeds,
+	 * since it takes no new lock. The leader election of these locks, if there is one,
+	 * hands over its tenures and stays out of its elections until {@link #undrain()}.
+	 * Then waits for the holds of this instance to be released or lost.
+	 * @param wait how long to wait for the holds; negative waits until they end
+	 */
+	@Override
+	public boolean drain(Duration wait) {
+		long deadline = System.nanoTime() + (wait.isNegative() ? Long.MAX_VALUE / 2 : saturatedNanos(wait));
+		if (this.drain.begin()) {
+			logger.info("Draining: new acquisitions are refused, {} acquisitions waiting now fail, {} locks held",
+					this.session.acquisitions().size(), this.session.holds().size());
+		}
+		for (Session.Waiting acquisition : this.session.acquisitions()) {
+			LocksDrainingException refusal = this.drain.refusal(acquisition.snapshot().path());
+			if (refusal != null) {
+				acquisition.fail(refusal);
+			}
+		}
+		while (true) {
+			List<CompletableFuture<Void>> held = held();
+			long left = deadline - System.nanoTime();
+			if (held.isEmpty() || left <= 0) {
+				return held.isEmpty();
+			}
+			try {
+				CompletableFuture.anyOf(held.toArray(CompletableFuture[]::new))
+					.get(Math.min(left, RECHECK.toNanos()), TimeUnit.NANOSECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return held().isEmpty();
+			}
+			catch (TimeoutException | ExecutionException ex) {
+				// Released but not confirmed yet, or not released: look again.
+			}
+		}
+	}
+
+	/**
+	 * The releases of the holds not lost: a lost hold ended, whether or not its handle
+	 * was closed.
+	 */
+	private List<CompletableFuture<Void>> held() {
+		return this.session.holds()
+			.stream()
+			.filter((hold) -> hold.state() != LockState.LOST)
+			.map(Session.Held::released)
+			.toList();
+	}
+
+	@Override
+	public void undrain() {
+		if (this.drain.end()) {
+			logger.info("Drain ended: acquisitions, leader elections and scheduled runs go on");
+		}
+	}
+
+	@Override
+	public boolean isDraining() {
+		return this.drain.since() != null;
+	}
+
+	@Override
+	public Optional<Instant> drainingSince() {
+		return Optional.ofNullable(this.drain.since());
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 2;
+		}
 	}
 
 	@Override

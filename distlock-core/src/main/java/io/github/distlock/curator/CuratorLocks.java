@@ -254,7 +254,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	@Override
 	public LockAdmin admin() {
-		return new CuratorLockAdmin(this.inspector, this.session);
+		return new CuratorLockAdmin(this.inspector, this.session, this.engine.drain);
 	}
 
 	@Override
@@ -359,6 +359,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 		private final AccessDeniedAdvice accessDeniedAdvice;
 
+		private final Drain drain = new Drain();
+
 		private volatile LockEventListener[] eventListeners = {};
 
 		private volatile boolean closed;
@@ -420,6 +422,11 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 		@Override
 		public boolean isClosed() {
 			return this.closed;
+		}
+
+		@Override
+		public Drain drain() {
+			return this.drain;
 		}
 
 		@Override

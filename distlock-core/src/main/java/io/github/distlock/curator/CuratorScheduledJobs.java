@@ -7,14 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.UnaryOperator;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,11 +21,10 @@ import io.github.distlock.core.JobOutcome;
 import io.github.distlock.core.JobRun;
 import io.github.distlock.core.JobRunContext;
 import io.github.distlock.core.JobSkip;
-import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
-import io.github.distlock.core.LockPath;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.LocksDrainingException;
 import io.github.distlock.core.ScheduledJob;
 import io.github.distlock.core.ScheduledJobListener;
 import io.github.distlock.core.ScheduledJobs;
@@ -58,6 +54,13 @@ import io.github.distlock.core.ScheduledJobs;
  * run, holding the lock the dead run held, marks it {@link JobOutcome#INTERRUPTED}. A
  * claimed slot is never run again: at most once per slot.
  * <p>
+ * A firing while the locks drain ({@link io.github.distlock.core.LockAdmin#drain}) is
+ * skipped {@link JobSkip#DRAINING} before it reads the record. A manual run
+ * ({@link #runNow(String)}, for the jobs registered with their body) tries the job's lock
+ * the same way, marks runs it finds still running interrupted, and records itself
+ * {@code manual}, claiming no slot; it runs also while the job is paused, since an
+ * operator asked for it.
+ * <p>
  * Every call blocks the calling thread for ZooKeeper's answers (a scheduler's thread, or
  * the caller of {@link #pause(String)}); none runs on a ZooKeeper thread.
  */
@@ -72,13 +75,16 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 
 	private final Locks locks;
 
-	private final CuratorFramework client;
-
 	private final Clock clock;
 
 	private final String node;
 
+	private final JobRecords records;
+
 	private final ConcurrentSkipListMap<String, ScheduledJob> jobs = new ConcurrentSkipListMap<>();
+
+	// What the runs of a job do, for the jobs registered with their body.
+	private final ConcurrentHashMap<String, Callable<?>> bodies = new ConcurrentHashMap<>();
 
 	private final List<ScheduledJobListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -94,7 +100,7 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 	 */
 	public CuratorScheduledJobs(Locks locks, CuratorFramework client, Clock clock, String node) {
 		this.locks = locks;
-		this.client = client;
+		this.records = new JobRecords(client);
 		this.clock = clock;
 		this.node = node;
 	}
@@ -136,6 +142,14 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 	}
 
 	@Override
+	public void register(ScheduledJob job, Callable<?> body) {
+		register(job);
+		if (this.bodies.putIfAbsent(job.name(), body) != null) {
+			throw new LockConfigurationException("Scheduled job '" + job.name() + "' is registered twice");
+		}
+	}
+
+	@Override
 	public List<ScheduledJob> jobs() {
 		return List.copyOf(this.jobs.values());
 	}
@@ -148,23 +162,23 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 
 	@Override
 	public List<JobRun> runs(String job) {
-		return read(job, recordPath(job)).record().runs();
+		return this.records.read(job).record().runs();
 	}
 
 	@Override
 	public boolean isPaused(String job) {
-		return read(job, recordPath(job)).record().paused();
+		return this.records.read(job).record().paused();
 	}
 
 	@Override
 	public void pause(String job) {
-		update(job, recordPath(job), (record) -> record.withPaused(true));
+		this.records.update(job, (record) -> record.withPaused(true));
 		logger.info("Scheduled job '{}' paused by {}", job, this.node);
 	}
 
 	@Override
 	public void resume(String job) {
-		update(job, recordPath(job), (record) -> record.withPaused(false));
+		this.records.update(job, (record) -> record.withPaused(false));
 		logger.info("Scheduled job '{}' resumed by {}", job, this.node);
 	}
 
@@ -193,49 +207,110 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 	 */
 	private JobFiring claimAndRun(ScheduledJob job, Instant slot, @Nullable Duration catchUpWithin, Callable<?> body)
 			throws Exception {
-		String path = recordPath(job.name());
-		JobSkip skip = check(read(job.name(), path).record(), slot, catchUpWithin != null);
+		if (isDraining()) {
+			return skipped(job, slot, JobSkip.DRAINING);
+		}
+		JobSkip skip = check(this.records.read(job.name()).record(), slot, catchUpWithin != null);
 		if (skip != null) {
 			return skipped(job, slot, skip);
 		}
-		Optional<LockHandle> lock = this.locks.nonReentrantMutex(job.lockPath()).tryAcquire(Duration.ZERO);
+		Optional<LockHandle> lock;
+		try {
+			lock = this.locks.nonReentrantMutex(job.lockPath()).tryAcquire(Duration.ZERO);
+		}
+		catch (LocksDrainingException ex) {
+			// The drain began since the check.
+			return skipped(job, slot, JobSkip.DRAINING);
+		}
 		if (lock.isEmpty()) {
 			return skipped(job, slot, JobSkip.LOCKED);
 		}
 		try (LockHandle handle = lock.get()) {
-			JobRun run = claim(job, path, slot, catchUpWithin != null, handle);
+			JobRun run = claim(job, slot, catchUpWithin != null, handle);
 			if (run == null) {
-				JobSkip reason = check(read(job.name(), path).record(), slot, catchUpWithin != null);
+				JobSkip reason = check(this.records.read(job.name()).record(), slot, catchUpWithin != null);
 				return skipped(job, slot, (reason != null) ? reason : JobSkip.SLOT_TAKEN);
 			}
-			for (ScheduledJobListener listener : this.listeners) {
-				listener.started(run);
+			Ran ran = run(run, handle, body);
+			ran.rethrow();
+			return new JobFiring(job.name(), slot, ran.run(), null);
+		}
+	}
+
+	/**
+	 * Run the job now, outside its schedule, under its lock: the run is recorded as a
+	 * manual run, which claims no slot, so the next slot of the schedule runs as it would
+	 * have. A body that throws an exception ends the run {@link JobOutcome#FAILED}, which
+	 * is returned (and logged); an error is thrown on. Refused while the job's lock is
+	 * held anywhere (a run is going on, or a firing is claiming a slot), and while this
+	 * instance is draining ({@link LocksDrainingException}).
+	 */
+	@Override
+	public JobRun runNow(String name) {
+		ScheduledJob job = this.jobs.get(name);
+		Callable<?> body = this.bodies.get(name);
+		if (job == null || body == null) {
+			throw new LockConfigurationException("Scheduled job '" + name + "' cannot be run now: "
+					+ ((job == null) ? "this instance has no such job (its jobs: " + this.jobs.keySet() + ")"
+							: "this instance knows no body to run for it (registered without one)"));
+		}
+		Optional<LockHandle> lock = this.locks.nonReentrantMutex(job.lockPath()).tryAcquire(Duration.ZERO);
+		if (lock.isEmpty()) {
+			throw new IllegalStateException("Scheduled job '" + name + "' cannot be run now: a run of it is going on "
+					+ "(its lock '" + job.lockPath() + "' is held), on this instance or another");
+		}
+		try (LockHandle handle = lock.get()) {
+			JobRun run = null;
+			while (run == null) {
+				JobRecords.Versioned current = this.records.read(name);
+				Instant now = this.clock.instant();
+				JobRun started = new JobRun(name, now, this.node, now, null, JobOutcome.RUNNING, handle.fencingToken(),
+						true);
+				JobRecord record = interruptedRunsEnded(current.record(), now).startedManually(started);
+				run = this.records.write(name, current.version(), record) ? started : null;
 			}
-			Exception failure = null;
-			Error error = null;
-			try {
-				JobRunContext.callAs(run, body);
-			}
-			catch (Exception ex) {
-				failure = ex;
-			}
-			catch (Error ex) {
-				error = ex;
-			}
-			JobOutcome outcome = !handle.isHeld() ? JobOutcome.INTERRUPTED
-					: (failure != null || error != null) ? JobOutcome.FAILED : JobOutcome.SUCCEEDED;
-			JobRun ended = run.ended(this.clock.instant(), outcome);
-			recordEnd(job.name(), path, ended);
-			for (ScheduledJobListener listener : this.listeners) {
-				listener.ended(ended);
-			}
-			if (error != null) {
+			logger.info("Scheduled job '{}' run now by {}, outside its schedule", name, this.node);
+			Ran ran = run(run, handle, body);
+			if (ran.thrown() instanceof Error error) {
 				throw error;
 			}
-			if (failure != null) {
-				throw failure;
+			if (ran.thrown() != null) {
+				logger.warn("The manual run of scheduled job '{}' failed", name, ran.thrown());
 			}
-			return new JobFiring(job.name(), slot, ended, null);
+			return ran.run();
+		}
+	}
+
+	/**
+	 * Run the body of a run that claimed its slot, or of a manual run; record its end.
+	 */
+	private Ran run(JobRun run, LockHandle handle, Callable<?> body) {
+		for (ScheduledJobListener listener : this.listeners) {
+			listener.started(run);
+		}
+		Throwable thrown = null;
+		try {
+			JobRunContext.callAs(run, body);
+		}
+		catch (Exception | Error ex) {
+			thrown = ex;
+		}
+		JobOutcome outcome = !handle.isHeld() ? JobOutcome.INTERRUPTED
+				: (thrown != null) ? JobOutcome.FAILED : JobOutcome.SUCCEEDED;
+		JobRun ended = run.ended(this.clock.instant(), outcome);
+		recordEnd(run.job(), ended);
+		for (ScheduledJobListener listener : this.listeners) {
+			listener.ended(ended);
+		}
+		return new Ran(ended, thrown);
+	}
+
+	private boolean isDraining() {
+		try {
+			return this.locks.admin().isDraining();
+		}
+		catch (UnsupportedOperationException ex) {
+			return false;
 		}
 	}
 
@@ -261,9 +336,9 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 	 * Claim the slot under the held lock.
 	 * @return the run, or {@code null} if the record says the slot may not be claimed
 	 */
-	private @Nullable JobRun claim(ScheduledJob job, String path, Instant slot, boolean catchUp, LockHandle handle) {
+	private @Nullable JobRun claim(ScheduledJob job, Instant slot, boolean catchUp, LockHandle handle) {
 		while (true) {
-			Versioned current = read(job.name(), path);
+			JobRecords.Versioned current = this.records.read(job.name());
 			JobRecord record = current.record();
 			if (check(record, slot, catchUp) != null) {
 				return null;
@@ -272,7 +347,7 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 			record = interruptedRunsEnded(record, now);
 			long missed = missedSlots(job, record.lastSlot(), slot);
 			JobRun run = new JobRun(job.name(), slot, this.node, now, null, JobOutcome.RUNNING, handle.fencingToken());
-			if (write(job.name(), path, current.version(), record.claimedBy(run))) {
+			if (this.records.write(job.name(), current.version(), record.claimedBy(run))) {
 				if (missed > 0) {
 					for (ScheduledJobListener listener : this.listeners) {
 						listener.missed(job.name(), missed);
@@ -313,9 +388,9 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 		return count;
 	}
 
-	private void recordEnd(String job, String path, JobRun ended) {
+	private void recordEnd(String job, JobRun ended) {
 		try {
-			update(job, path, (record) -> record.withRun(ended.slot(), ended.fencingToken(), (run) -> ended));
+			this.records.update(job, (record) -> record.withRun(ended.slot(), ended.fencingToken(), (run) -> ended));
 		}
 		catch (RuntimeException ex) {
 			// The run stays RUNNING in the record; the next run marks it interrupted.
@@ -333,76 +408,18 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 		return new JobFiring(job.name(), slot, null, reason);
 	}
 
-	private void update(String job, String path, UnaryOperator<JobRecord> change) {
-		while (true) {
-			Versioned current = read(job, path);
-			if (write(job, path, current.version(), change.apply(current.record()))) {
-				return;
+	/** A run ended, and what its body threw, if it threw. */
+	private record Ran(JobRun run, @Nullable Throwable thrown) {
+
+		void rethrow() throws Exception {
+			if (this.thrown instanceof Error error) {
+				throw error;
+			}
+			if (this.thrown instanceof Exception exception) {
+				throw exception;
 			}
 		}
-	}
 
-	private Versioned read(String job, String path) {
-		Stat stat = new Stat();
-		byte[] data;
-		try {
-			data = this.client.getData().storingStatIn(stat).forPath(path);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return new Versioned(JobRecord.EMPTY, -1);
-		}
-		catch (Exception ex) {
-			throw failure("Reading the record of scheduled job '" + job + "' failed", ex);
-		}
-		try {
-			return new Versioned(JobRecord.parse(job, data), stat.getVersion());
-		}
-		catch (RuntimeException ex) {
-			throw new LockAcquisitionException(
-					"The node " + path + " is not the record of scheduled job '" + job + "' (" + ex.getMessage() + ")",
-					ex);
-		}
-	}
-
-	/**
-	 * Write the record if its node still has the version read.
-	 * @param version the version read, {@code -1} if there was no node
-	 * @return whether it was written; {@code false} if another write came first
-	 */
-	private boolean write(String job, String path, int version, JobRecord record) {
-		try {
-			if (version < 0) {
-				this.client.create()
-					.creatingParentContainersIfNeeded()
-					.withMode(CreateMode.PERSISTENT)
-					.forPath(path, record.toBytes());
-			}
-			else {
-				this.client.setData().withVersion(version).forPath(path, record.toBytes());
-			}
-			return true;
-		}
-		catch (KeeperException.BadVersionException | KeeperException.NodeExistsException
-				| KeeperException.NoNodeException ex) {
-			return false;
-		}
-		catch (Exception ex) {
-			throw failure("Writing the record of scheduled job '" + job + "' failed", ex);
-		}
-	}
-
-	private static LockAcquisitionException failure(String message, Exception ex) {
-		if (ex instanceof InterruptedException) {
-			Thread.currentThread().interrupt();
-		}
-		return new LockAcquisitionException(message + ": " + ex, ex);
-	}
-
-	private static String recordPath(String job) {
-		return "/" + LockPath.of("jobs", job).value();
-	}
-
-	private record Versioned(JobRecord record, int version) {
 	}
 
 	@Override

@@ -12,10 +12,10 @@ import io.github.distlock.core.LockPath;
  * may reach, each as a narrow interface with the methods they call: the client to send
  * requests with, the {@linkplain Threads threads} work runs on, the {@linkplain Session
  * session} and what follows it, the client's {@linkplain LocalTurns local queues}, the
- * {@linkplain AcquisitionEvents event listeners}, and the {@linkplain AccessDeniedAdvice
- * advice} of a failure that access control refused. {@link CuratorLocks} is the
- * application's side of the same engine, and puts the classes that implement them
- * together.
+ * {@linkplain AcquisitionEvents event listeners}, the {@linkplain Drain drain}, and the
+ * {@linkplain AccessDeniedAdvice advice} of a failure that access control refused.
+ * {@link CuratorLocks} is the application's side of the same engine, and puts the classes
+ * that implement them together.
  */
 interface Engine {
 
@@ -54,6 +54,9 @@ interface Engine {
 
 	/** Whether the locks were closed: no acquisition may start any more. */
 	boolean isClosed();
+
+	/** Whether the locks are draining: no new acquisition may start until it ends. */
+	Drain drain();
 
 	/** What a failure refused by ZooKeeper's access control advises checking. */
 	AccessDeniedAdvice accessDeniedAdvice();

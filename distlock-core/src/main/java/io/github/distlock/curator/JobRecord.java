@@ -20,7 +20,9 @@ import io.github.distlock.core.JobRun;
  * {"paused":false,"lastSlot":"2026-11-27T04:00:00Z","runs":[{"slot":"2026-11-27T04:00:00Z",
  *  "node":"shop@host/4711","startedAt":"2026-11-27T04:00:00.012Z","endedAt":"2026-11-27T04:00:00.130Z",
  *  "outcome":"SUCCEEDED","fencingToken":4294967312}]}
- * </pre>
+ * </pre> A manual run has {@code "manual":true} (written only then, so records without
+ * manual runs read as before): its {@code slot} is the time it was asked for, and it
+ * leaves {@code lastSlot} as it was.
  *
  * @param paused whether the job's firings skip
  * @param lastSlot the latest slot claimed; a slot not after it is never run again
@@ -39,6 +41,15 @@ record JobRecord(boolean paused, @Nullable Instant lastSlot, List<JobRun> runs) 
 
 	/** This record with the given run claiming its slot. */
 	JobRecord claimedBy(JobRun run) {
+		return new JobRecord(this.paused, run.slot(), withNewest(run));
+	}
+
+	/** This record with the given manual run started: it claims no slot. */
+	JobRecord startedManually(JobRun run) {
+		return new JobRecord(this.paused, this.lastSlot, withNewest(run));
+	}
+
+	private List<JobRun> withNewest(JobRun run) {
 		List<JobRun> runs = new ArrayList<>(HISTORY);
 		runs.add(run);
 		for (JobRun older : this.runs) {
@@ -47,7 +58,7 @@ record JobRecord(boolean paused, @Nullable Instant lastSlot, List<JobRun> runs) 
 			}
 			runs.add(older);
 		}
-		return new JobRecord(this.paused, run.slot(), List.copyOf(runs));
+		return List.copyOf(runs);
 	}
 
 	/** This record with the run of the given slot and token replaced, if it is there. */
@@ -76,7 +87,11 @@ record JobRecord(boolean paused, @Nullable Instant lastSlot, List<JobRun> runs) 
 			string(json, run.endedAt());
 			json.append(",\"outcome\":");
 			string(json, run.outcome().name());
-			json.append(",\"fencingToken\":").append(run.fencingToken()).append('}');
+			json.append(",\"fencingToken\":").append(run.fencingToken());
+			if (run.manual()) {
+				json.append(",\"manual\":true");
+			}
+			json.append('}');
 		}
 		return json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
 	}
@@ -104,7 +119,7 @@ record JobRecord(boolean paused, @Nullable Instant lastSlot, List<JobRun> runs) 
 					runs.add(new JobRun(job, required(instant(run.get("slot")), "slot"), (String) run.get("node"),
 							required(instant(run.get("startedAt")), "startedAt"), endedAt,
 							JobOutcome.valueOf((String) run.get("outcome")),
-							((Number) run.get("fencingToken")).longValue()));
+							((Number) run.get("fencingToken")).longValue(), Boolean.TRUE.equals(run.get("manual"))));
 				}
 			}
 		}

@@ -187,6 +187,18 @@
  * after the queue stopped taking part (the {@code exists} sent again by Curator after a
  * removal made without a connection, or after close) is removed when its answer comes
  * ({@code LoneWatchRetryTests}).
+ * <h2>Draining</h2> {@link io.github.distlock.curator.Drain} is whether the locks drain
+ * ({@code LockAdmin#drain}), one per engine, shared by its views. {@code CuratorLock}
+ * refuses a new acquisition with a {@code LocksDrainingException} after the scope's
+ * re-entry (a re-entry takes no new node) and before the acquisition starts, and looks
+ * again once it is followed by the session: {@code CuratorLockAdmin} begins the drain and
+ * then fails the acquisitions the session follows, so an acquisition that passed the
+ * first check either is among them or sees the drain at the second; a grant that crosses
+ * the failure releases its node, as after a timeout. The hot path reads the drain as a
+ * field only. {@code CuratorLeadership} listens to the drain: it leaves every group it is
+ * a member of (a leader's tenure drains first) and joins them again when the drain ends.
+ * {@code CuratorScheduledJobs} skips its firings as {@code DRAINING}. The holds are
+ * awaited by their releases, looked at again every 50 ms. ({@code DrainTests}.)
  * <h2>Leader election</h2> {@link io.github.distlock.curator.CuratorLeadership} (the
  * {@link io.github.distlock.core.Leadership} bean) runs on the same engine: one
  * {@link io.github.distlock.curator.Participant} per group (the membership and its node),

@@ -139,6 +139,19 @@ public final class DistlockAutoConfiguration {
 	}
 
 	/**
+	 * The drain of the locks when the context closes, after the web server's graceful
+	 * shutdown and before the locks close.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(name = "distlockShutdownDrain")
+	@ConditionalOnBean(CuratorLocks.class)
+	ShutdownDrain distlockShutdownDrain(CuratorLocks locks, DistlockProperties properties) {
+		Duration timeout = properties.getShutdown().getDrainTimeout();
+		PropertyChecks.nonNegativeMillis("distlock.shutdown.drain-timeout", timeout);
+		return new ShutdownDrain(locks.admin(), timeout);
+	}
+
+	/**
 	 * The deadlock watch: reads the cluster's wait-for graph every
 	 * {@code distlock.admin.deadlocks.check-interval}, for the {@code distlock.deadlocks}
 	 * gauge and a WARN line once a cycle persists.

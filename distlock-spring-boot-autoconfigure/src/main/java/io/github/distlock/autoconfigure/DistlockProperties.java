@@ -41,6 +41,8 @@ public class DistlockProperties {
 
 	private final Kafka kafka = new Kafka();
 
+	private final Shutdown shutdown = new Shutdown();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -79,6 +81,10 @@ public class DistlockProperties {
 
 	public Kafka getKafka() {
 		return this.kafka;
+	}
+
+	public Shutdown getShutdown() {
+		return this.shutdown;
 	}
 
 	/**
@@ -526,6 +532,28 @@ public class DistlockProperties {
 
 		public void setConnectionLossPolicy(ConnectionLossPolicy connectionLossPolicy) {
 			this.connectionLossPolicy = connectionLossPolicy;
+		}
+
+	}
+
+	/**
+	 * What distlock does when the application context closes.
+	 */
+	public static class Shutdown {
+
+		/**
+		 * How long closing the application waits for the locks this instance holds to be
+		 * released, once it drains (takes no new locks) after the web server's graceful
+		 * shutdown; zero drains without waiting.
+		 */
+		private Duration drainTimeout = Duration.ofSeconds(5);
+
+		public Duration getDrainTimeout() {
+			return this.drainTimeout;
+		}
+
+		public void setDrainTimeout(Duration drainTimeout) {
+			this.drainTimeout = drainTimeout;
 		}
 
 	}

@@ -188,7 +188,8 @@ public class DistlockEndpoint {
 	 * @param schedule its schedule
 	 * @param paused whether it is paused cluster-wide
 	 * @param lastSlot the latest slot claimed, or {@code null}
-	 * @param lastRun the run of that slot, or {@code null}
+	 * @param lastRun the last run: the run of that slot, or a manual run after it; or
+	 * {@code null}
 	 * @param error why the record could not be read, or {@code null}
 	 */
 	public record JobDescriptor(String name, String schedule, boolean paused, @Nullable Instant lastSlot,
@@ -197,9 +198,16 @@ public class DistlockEndpoint {
 		static JobDescriptor of(ScheduledJobs jobs, ScheduledJob job) {
 			String schedule = job.schedule().description();
 			try {
-				JobRun run = jobs.lastRun(job.name()).orElse(null);
-				return new JobDescriptor(job.name(), schedule, jobs.isPaused(job.name()),
-						(run != null) ? run.slot() : null, (run != null) ? JobRunDescriptor.of(run) : null, null);
+				List<JobRun> runs = jobs.runs(job.name());
+				JobRun run = runs.isEmpty() ? null : runs.get(0);
+				// A manual run claims no slot.
+				Instant lastSlot = runs.stream()
+					.filter((each) -> !each.manual())
+					.map(JobRun::slot)
+					.findFirst()
+					.orElse(null);
+				return new JobDescriptor(job.name(), schedule, jobs.isPaused(job.name()), lastSlot,
+						(run != null) ? JobRunDescriptor.of(run) : null, null);
 			}
 			catch (RuntimeException ex) {
 				return new JobDescriptor(job.name(), schedule, false, null, null, ex.getMessage());
@@ -218,13 +226,15 @@ public class DistlockEndpoint {
 	 * @param outcome {@code RUNNING}, {@code SUCCEEDED}, {@code FAILED} or
 	 * {@code INTERRUPTED}
 	 * @param fencingToken the fencing token of the job's lock it ran under
+	 * @param manual whether it was a manual run ({@link ScheduledJobs#runNow(String)}),
+	 * whose slot is the time it was asked for
 	 */
 	public record JobRunDescriptor(Instant slot, String node, Instant startedAt, @Nullable Instant endedAt,
-			String outcome, long fencingToken) {
+			String outcome, long fencingToken, boolean manual) {
 
 		static JobRunDescriptor of(JobRun run) {
 			return new JobRunDescriptor(run.slot(), run.node(), run.startedAt(), run.endedAt(), run.outcome().name(),
-					run.fencingToken());
+					run.fencingToken(), run.manual());
 		}
 
 	}

@@ -1,6 +1,7 @@
 package io.github.distlock.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +26,9 @@ import io.github.distlock.core.Locks;
 /**
  * Health of the connection to ZooKeeper that distlock's locks live on: {@code UP} when
  * the client is connected and ZooKeeper answers a cheap read within a short bound,
- * {@code DOWN} when the connection is suspended or lost or ZooKeeper does not answer.
+ * {@code DOWN} when the connection is suspended or lost or ZooKeeper does not answer,
+ * {@code OUT_OF_SERVICE} while the locks drain (no new lock is taken until the drain
+ * ends; the detail {@code draining} says since when, and how many locks are still held).
  * Details: connect string, last connection state, session id, negotiated session timeout
  * and the number of locks this instance holds.
  */
@@ -117,7 +120,23 @@ public class DistlockHealthIndicator extends AbstractHealthIndicator {
 			builder.down().withDetail("error", problem);
 			return;
 		}
+		Instant drainingSince = drainingSince();
+		if (drainingSince != null) {
+			builder.outOfService()
+				.withDetail("draining", Map.of("since", drainingSince.toString(), "locksHeld", this.locks.heldCount()));
+			return;
+		}
 		builder.up();
+	}
+
+	/** When the locks began to drain, or {@code null} if they do not drain. */
+	private @Nullable Instant drainingSince() {
+		try {
+			return this.locks.admin().drainingSince().orElse(null);
+		}
+		catch (UnsupportedOperationException ex) {
+			return null;
+		}
 	}
 
 	private String state(boolean connected) {

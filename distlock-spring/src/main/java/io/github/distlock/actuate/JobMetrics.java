@@ -22,14 +22,17 @@ import io.github.distlock.core.ScheduledJobs;
 /**
  * Micrometer metrics of the jobs that run once per slot, tagged by job {@code name}:
  * <ul>
- * <li>{@value #RUNS} timer: runs of this instance, from claim to end, tag {@code outcome}
- * ({@code succeeded}, {@code failed}, {@code interrupted});</li>
+ * <li>{@value #RUNS} timer: runs of this instance, from claim to end, tags
+ * {@code outcome} ({@code succeeded}, {@code failed}, {@code interrupted}) and
+ * {@code trigger} ({@code schedule} for the run of a slot, {@code manual} for a run asked
+ * for outside the schedule);</li>
  * <li>{@value #SKIPPED} counter: firings of this instance that did not run the job, tag
- * {@code reason} ({@code slot_taken}, {@code paused}, {@code locked},
- * {@code no_slot});</li>
+ * {@code reason} ({@code slot_taken}, {@code paused}, {@code locked}, {@code no_slot},
+ * {@code draining});</li>
  * <li>{@value #MISSED} counter: slots no instance ran, counted by the run that found them
  * (slots that passed while the job was paused included);</li>
- * <li>{@value #LAG} timer: how long after its slot a run of this instance started;</li>
+ * <li>{@value #LAG} timer: how long after its slot a run of this instance started (manual
+ * runs have no slot: neither this nor the latest slot counts them);</li>
  * <li>{@value #LAST_SLOT} gauge: the latest slot run, in seconds since the epoch, as this
  * instance knows it (read from ZooKeeper when the gauges are bound, then the slots it
  * runs itself: the maximum over the instances is the cluster's);</li>
@@ -55,6 +58,9 @@ public final class JobMetrics implements ScheduledJobListener {
 
 	/** Name of the gauge of the time between slots. */
 	public static final String PERIOD = "distlock.job.period";
+
+	/** Tag of the run timer: what started the run. */
+	private static final String TRIGGER = "trigger";
 
 	private final MeterRegistry registry;
 
@@ -85,7 +91,10 @@ public final class JobMetrics implements ScheduledJobListener {
 			missedCounter(job.name());
 			AtomicLong lastSlot = lastSlot(job.name());
 			try {
-				this.jobs.lastRun(job.name())
+				this.jobs.runs(job.name())
+					.stream()
+					.filter((run) -> !run.manual())
+					.findFirst()
 					.ifPresent((run) -> lastSlot.accumulateAndGet(run.slot().getEpochSecond(), Math::max));
 			}
 			catch (RuntimeException ex) {
@@ -101,6 +110,9 @@ public final class JobMetrics implements ScheduledJobListener {
 
 	@Override
 	public void started(JobRun run) {
+		if (run.manual()) {
+			return;
+		}
 		Timer.builder(LAG)
 			.description("Time from the slot of a job to the start of its run")
 			.tag(LockTags.NAME, run.job())
@@ -117,6 +129,7 @@ public final class JobMetrics implements ScheduledJobListener {
 			.description("Runs of jobs that run once per slot, by outcome")
 			.tag(LockTags.NAME, run.job())
 			.tag(LockTags.OUTCOME, run.outcome().name().toLowerCase(Locale.ROOT))
+			.tag(TRIGGER, run.manual() ? "manual" : "schedule")
 			.register(this.registry)
 			.record(positive(took));
 	}

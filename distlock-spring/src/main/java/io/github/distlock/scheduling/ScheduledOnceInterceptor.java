@@ -18,13 +18,20 @@ import io.github.distlock.core.ScheduledJobs;
 /**
  * Fires a {@code @ScheduledOnce} method's job through {@link ScheduledJobs}: the call
  * runs the method only if it claims its slot. The firing's time is the clock's when the
- * call starts. Returns the method's result when it ran, {@code null} when it skipped. Its
+ * call starts. Returns the method's result when it ran, {@code null} when it skipped. A
+ * manual run's call passes without firing: that run holds the job's lock already. Its
  * advisor is ordered outside the lock advisors: a firing that skips takes no other lock.
  */
 public final class ScheduledOnceInterceptor implements MethodInterceptor {
 
 	/** Set on the thread of a catch-up run at start. */
 	private static final ThreadLocal<@Nullable Boolean> catchingUp = new ThreadLocal<>();
+
+	/**
+	 * Set on the thread of a manual run ({@link ScheduledJobs#runNow(String)}) until its
+	 * call of the method passes this interceptor.
+	 */
+	private static final ThreadLocal<@Nullable Boolean> runningNow = new ThreadLocal<>();
 
 	private final ScheduledOnceOperationSource source;
 
@@ -59,8 +66,28 @@ public final class ScheduledOnceInterceptor implements MethodInterceptor {
 		}
 	}
 
+	/**
+	 * Call the method of a manual run: {@link ScheduledJobs#runNow(String)} holds the
+	 * job's lock and records the run, so the call passes this interceptor without firing
+	 * (the other advice of the method still applies). Only that call: a call of a
+	 * {@code @ScheduledOnce} method within it fires as usual.
+	 */
+	static @Nullable Object runNow(Callable<?> call) throws Exception {
+		runningNow.set(Boolean.TRUE);
+		try {
+			return call.call();
+		}
+		finally {
+			runningNow.remove();
+		}
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		if (runningNow.get() != null) {
+			runningNow.remove();
+			return invocation.proceed();
+		}
 		Object target = invocation.getThis();
 		ScheduledOnceOperation operation = this.source.getOperation(invocation.getMethod(),
 				(target != null) ? AopUtils.getTargetClass(target) : null);

@@ -1,5 +1,6 @@
 package io.github.distlock.scheduling;
 
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +32,10 @@ import io.github.distlock.core.ScheduledJobs;
 /**
  * Finds the beans' {@code @ScheduledOnce} methods (after they were proxied, as Spring's
  * own {@code @Scheduled} processing does) and, once the context is refreshed, makes their
- * jobs known to {@link ScheduledJobs} and starts the catch-up run of each job whose
- * missed runs are {@linkplain MissedRuns#RUN_ONCE run once}, each on a thread of its own
- * so that startup does not wait for it.
+ * jobs known to {@link ScheduledJobs}, with the call of the method as the body of a run
+ * outside the schedule ({@link ScheduledJobs#runNow(String)}), and starts the catch-up
+ * run of each job whose missed runs are {@linkplain MissedRuns#RUN_ONCE run once}, each
+ * on a thread of its own so that startup does not wait for it.
  */
 public final class ScheduledOnceRegistrar implements BeanPostProcessor, Ordered, BeanFactoryAware,
 		ApplicationContextAware, ApplicationListener<ContextRefreshedEvent> {
@@ -98,7 +100,7 @@ public final class ScheduledOnceRegistrar implements BeanPostProcessor, Ordered,
 		}
 		ScheduledJobs jobs = this.jobs.get();
 		for (Found each : this.found) {
-			jobs.register(each.operation().job());
+			jobs.register(each.operation().job(), () -> runNow(each));
 		}
 		for (Found each : this.found) {
 			// Only a call through the proxy claims its slot.
@@ -108,6 +110,28 @@ public final class ScheduledOnceRegistrar implements BeanPostProcessor, Ordered,
 				thread.start();
 			}
 		}
+	}
+
+	/**
+	 * The body of a manual run: the method called through the proxy, whose other advice
+	 * applies, with the exception the method threw.
+	 */
+	private static @Nullable Object runNow(Found found) throws Exception {
+		return ScheduledOnceInterceptor.runNow(() -> {
+			ReflectionUtils.makeAccessible(found.method());
+			try {
+				return found.method().invoke(found.bean());
+			}
+			catch (InvocationTargetException ex) {
+				if (ex.getCause() instanceof Exception exception) {
+					throw exception;
+				}
+				if (ex.getCause() instanceof Error error) {
+					throw error;
+				}
+				throw ex;
+			}
+		});
 	}
 
 	private void catchUp(Found found) {
