@@ -7,9 +7,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
@@ -77,7 +77,7 @@ class ConsoleSecurityTests {
 	}
 
 	private static ConfigurableApplicationContext start(String... properties) {
-		List<String> arguments = new java.util.ArrayList<>(
+		List<String> arguments = new ArrayList<>(
 				List.of("--server.port=0", "--distlock.zookeeper.connect-string=" + zookeeper.connectString(),
 						"--management.endpoints.web.exposure.include=distlock", "--spring.main.banner-mode=off"));
 		for (String property : properties) {
@@ -128,6 +128,11 @@ class ConsoleSecurityTests {
 				"operator");
 		assertThat(job.statusCode()).isEqualTo(404);
 		assertThat(JsonPath.parse(job.body()).read("$.detail", String.class)).contains("'nope'");
+
+		// The extension with the actions keeps the per-path view of the one it replaces.
+		HttpResponse<String> nothingThere = get(anonymous, port, "/actuator/distlock/orders/42", "viewer");
+		assertThat(nothingThere.statusCode()).isEqualTo(404);
+		assertThat(JsonPath.parse(nothingThere.body()).read("$.path", String.class)).isEqualTo("orders/42");
 
 		assertThat(audited("operator", "force-release").getData()).containsEntry("outcome", "invalid")
 			.containsEntry("protocol", "bogus")

@@ -1,5 +1,7 @@
 package io.github.distlock.actuate;
 
+import java.util.Locale;
+
 /**
  * How an operator's action ended: the {@code outcome} of its audit event and of the
  * {@code distlock.admin.actions} counter, and the HTTP status it is answered with.
@@ -49,7 +51,7 @@ public enum AdminOutcome {
 	 * @return the name in lower case, such as {@code not_found}
 	 */
 	public String tag() {
-		return name().toLowerCase(java.util.Locale.ROOT);
+		return name().toLowerCase(Locale.ROOT);
 	}
 
 }

@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -21,21 +23,26 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedCondition;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import org.springframework.boot.actuate.audit.AuditEventRepository;
-import org.springframework.boot.actuate.audit.InMemoryAuditEventRepository;
+import org.springframework.boot.actuate.audit.AuditEvent;
+import org.springframework.boot.actuate.audit.listener.AuditApplicationEvent;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.util.FileSystemUtils;
 
 import io.github.distlock.actuate.DistlockAdminOperations;
 import io.github.distlock.core.LockLostException;
@@ -106,7 +113,7 @@ class ConsoleBrowserTests {
 				"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
 				"--user-data-dir=" + profile);
 		browser = new ChromeDriver(driverService, options);
-		browser.manage().window().setSize(new Dimension(1280, 960));
+		browser.manage().window().setSize(new Dimension(1280, 1200));
 	}
 
 	@AfterAll
@@ -127,7 +134,7 @@ class ConsoleBrowserTests {
 				zookeeper.close();
 			}
 			if (profile != null) {
-				org.springframework.util.FileSystemUtils.deleteRecursively(profile);
+				FileSystemUtils.deleteRecursively(profile);
 			}
 		}
 	}
@@ -154,8 +161,8 @@ class ConsoleBrowserTests {
 		WebElement waiting = waitFor(By.cssSelector("[data-lock='inventory/lamp'] .waiter"));
 		WebElement holding = lock.findElement(By.cssSelector(".holder"));
 		assertThat(holding.getAttribute("data-token")).isEqualTo(Long.toString(token));
-		assertThat(holding.getText()).contains("holds").contains("token " + token);
-		assertThat(waiting.getText()).contains("waits #1");
+		assertThat(holding.getText()).containsIgnoringCase("holds").contains("token " + token);
+		assertThat(waiting.getText()).containsIgnoringCase("waits #1");
 		assertThat(holding.findElement(By.cssSelector(".who")).getText())
 			.isNotEqualTo(waiting.findElement(By.cssSelector(".who")).getText());
 		screenshot("console.png");
@@ -180,9 +187,7 @@ class ConsoleBrowserTests {
 		clickAndConfirm(By.xpath("//tr[@data-job='restock']//button[text()='Resume']"));
 		waitFor(By.cssSelector("[data-job='restock'][data-paused='false']"));
 		assertThat(jobs.isPaused("restock")).isFalse();
-		assertThat(
-				shop().get(0).getBean(AuditEventRepository.class).find(null, null, DistlockAdminOperations.AUDIT_TYPE))
-			.extracting((event) -> event.getData().get("action"))
+		assertThat(shop().get(0).getBean(AuditedActions.class).data()).extracting((data) -> data.get("action"))
 			.contains("pause", "resume");
 	}
 
@@ -200,7 +205,7 @@ class ConsoleBrowserTests {
 		openConsole(shop().get(0));
 		waitFor(By.cssSelector("[data-lock='inventory/desk'] .holder"));
 		clickAndConfirm(By.xpath("//*[@data-lock='inventory/desk']//button[text()='Force release']"));
-		waitUntil(ExpectedConditions.textToBe(By.id("message"), "Force release of inventory/desk: done."));
+		assertThat(awaitOutcome("Force release of inventory/desk")).isEqualTo("Force release of inventory/desk: done.");
 		LockAcquisition acquisition = shop().get(0).getRecorder().getAcquisitions("inventory/desk").get(0);
 		await().atMost(PAGE_WAIT).until(acquisition::isLost);
 
@@ -224,10 +229,10 @@ class ConsoleBrowserTests {
 		openConsole(shop().get(0));
 		waitFor(By.cssSelector("[data-lock='inventory/chair'] .holder"));
 		clickAndConfirm(By.xpath("//*[@data-lock='inventory/chair']//button[text()='Ask to release']"));
-		waitUntil(ExpectedConditions.textToBe(By.id("message"), "Request release of inventory/chair: done."));
-		assertThat(
-				shop().get(0).getBean(AuditEventRepository.class).find(null, null, DistlockAdminOperations.AUDIT_TYPE))
-			.anySatisfy((event) -> assertThat(event.getData()).containsEntry("action", "request-release")
+		assertThat(awaitOutcome("Request release of inventory/chair"))
+			.isEqualTo("Request release of inventory/chair: done.");
+		assertThat(shop().get(0).getBean(AuditedActions.class).data())
+			.anySatisfy((data) -> assertThat(data).containsEntry("action", "request-release")
 				.containsEntry("path", "inventory/chair")
 				.containsEntry("outcome", "success"));
 		held.open();
@@ -250,20 +255,30 @@ class ConsoleBrowserTests {
 		WebElement confirm = waitUntil(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-ok")));
 		assertThat(browser().switchTo().activeElement().getAttribute("id")).as("focus in the dialog")
 			.isEqualTo("confirm-cancel");
-		confirm.sendKeys(org.openqa.selenium.Keys.ENTER);
+		confirm.sendKeys(Keys.ENTER);
 		waitUntil(ExpectedConditions.invisibilityOfElementLocated(By.id("confirm")));
+	}
+
+	/** The page's message once the action it started has answered. */
+	private static String awaitOutcome(String action) {
+		By message = By.id("message");
+		waitUntil((driver) -> {
+			String text = driver.findElement(message).getText();
+			return text.startsWith(action) && !text.endsWith("…");
+		});
+		return browser().findElement(message).getText();
 	}
 
 	private static WebElement waitFor(By element) {
 		return waitUntil(ExpectedConditions.presenceOfElementLocated(element));
 	}
 
-	private static <T> T waitUntil(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
+	private static <T> T waitUntil(ExpectedCondition<T> condition) {
 		return new WebDriverWait(browser(), PAGE_WAIT).until(condition);
 	}
 
 	private static void screenshot(String name) throws IOException {
-		File shot = ((org.openqa.selenium.TakesScreenshot) browser()).getScreenshotAs(OutputType.FILE);
+		File shot = ((TakesScreenshot) browser()).getScreenshotAs(OutputType.FILE);
 		Path target = Path.of("target", "screenshots", name);
 		Files.createDirectories(target.getParent());
 		Files.copy(shot.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
@@ -291,6 +306,24 @@ class ConsoleBrowserTests {
 		return browser;
 	}
 
+	/** The audit events of operators' actions an instance published. */
+	static class AuditedActions implements ApplicationListener<AuditApplicationEvent> {
+
+		private final List<AuditEvent> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onApplicationEvent(AuditApplicationEvent event) {
+			if (DistlockAdminOperations.AUDIT_TYPE.equals(event.getAuditEvent().getType())) {
+				this.events.add(event.getAuditEvent());
+			}
+		}
+
+		List<Map<String, Object>> data() {
+			return this.events.stream().map(AuditEvent::getData).toList();
+		}
+
+	}
+
 	@TestConfiguration(proxyBeanMethods = false)
 	static class GatedStock {
 
@@ -309,8 +342,8 @@ class ConsoleBrowserTests {
 		}
 
 		@Bean
-		InMemoryAuditEventRepository auditEventRepository() {
-			return new InMemoryAuditEventRepository();
+		AuditedActions auditedActions() {
+			return new AuditedActions();
 		}
 
 	}

@@ -94,9 +94,10 @@ async function act(label, subject, action, body) {
 	refresh();
 }
 
-function button(text, question, onConfirm, warn) {
-	return el('button', { type: 'button', class: warn ? 'warn' : null, onclick: () => confirmThen(question, onConfirm) },
-		text);
+// A button whose action runs once confirmed; its label names what it acts on for screen readers.
+function button(text, label, question, onConfirm, warn) {
+	return el('button', { type: 'button', class: warn ? 'warn' : null, 'aria-label': label,
+		onclick: () => confirmThen(question, onConfirm) }, text);
 }
 
 function drawLocks(locks) {
@@ -115,13 +116,15 @@ function drawLocks(locks) {
 					holder.side ? el('span', {}, holder.side) : null,
 					el('span', {}, 'session ' + holder.session)),
 				state.admin ? el('div', { class: 'actions' },
-					button('Ask to release', `Ask every holder of ${lock.path} (${lock.protocol}) to release it?`,
+					button('Ask to release', `Ask the holders of ${lock.path} to release`,
+						`Ask every holder of ${lock.path} (${lock.protocol}) to release it?`,
 						() => act('Request release of ' + lock.path, 'locks', 'request-release',
 							{ path: lock.path, protocol: lock.protocol })),
-					button('Force release', `Remove the holder of ${lock.path} with token ${holder.fencingToken}? `
+					button('Force release', `Force release ${lock.path} from token ${holder.fencingToken}`,
+						`Remove the holder of ${lock.path} with token ${holder.fencingToken}? `
 						+ 'Its fenced writes will be refused; the first waiter gets the lock.',
-					() => act('Force release of ' + lock.path, 'locks', 'force-release',
-						{ path: lock.path, protocol: lock.protocol, token: holder.fencingToken }), true)) : null)),
+						() => act('Force release of ' + lock.path, 'locks', 'force-release',
+							{ path: lock.path, protocol: lock.protocol, token: holder.fencingToken }), true)) : null)),
 			lock.waiters.map((waiter, index) => el('li', { class: 'waiter' },
 				el('span', { class: 'role' }, 'waits #' + (index + 1)), el('span', { class: 'who' }, who(waiter)),
 				el('div', { class: 'facts' },
@@ -148,9 +151,10 @@ function drawLeaders(elections) {
 		el('thead', {}, el('tr', {}, ['Group', 'Leader', 'Epoch', 'Members'].map((name) => el('th', { scope: 'col' }, name)))),
 		el('tbody', {}, elections.map((election) => el('tr', { 'data-group': election.group },
 			el('th', { scope: 'row' }, el('code', {}, election.group)),
-			el('td', {}, election.leader ?? '—'),
+			el('td', {}, election.members.length ? who(election.members[0]) : '—'),
 			el('td', {}, election.epoch),
-			el('td', {}, el('ol', {}, election.members.map((member) => el('li', {}, who(member)))))))));
+			el('td', {}, el('ol', {}, election.members.map((member) => el('li', {}, who(member),
+				el('span', { class: 'facts' }, ' · session ' + member.session)))))))));
 }
 
 function drawJobs(jobs) {
@@ -169,23 +173,25 @@ function drawJobs(jobs) {
 				el('div', { class: 'facts' }, time(job.lastRun.startedAt))] : '—'),
 			el('td', {}, time(job.nextSlot)),
 			state.admin ? el('td', {}, el('div', { class: 'actions' },
-				button('Run now', `Run ${job.name} now on this instance, outside its schedule?`,
+				button('Run now', `Run ${job.name} now`,
+					`Run ${job.name} now on this instance, outside its schedule?`,
 					() => act('Run of ' + job.name, 'jobs', 'run-now', { job: job.name })),
 				job.paused
-					? button('Resume', `Resume ${job.name} on every instance?`,
+					? button('Resume', `Resume ${job.name}`, `Resume ${job.name} on every instance?`,
 						() => act('Resume of ' + job.name, 'jobs', 'resume', { job: job.name }))
-					: button('Pause', `Pause ${job.name} on every instance?`,
+					: button('Pause', `Pause ${job.name}`, `Pause ${job.name} on every instance?`,
 						() => act('Pause of ' + job.name, 'jobs', 'pause', { job: job.name }), true))) : null))));
 }
 
 function drawInstance() {
 	const cluster = state.cluster;
 	const instance = document.getElementById('instance');
-	instance.replaceChildren(
+	const held = state.held.length === 1 ? '1 lock held here' : `${state.held.length} locks held here`;
+	instance.replaceChildren(...el('span', {},
 		cluster && cluster.draining ? el('span', { class: 'badge draining' }, 'this instance is draining')
 			: el('span', { class: 'badge ok' }, 'this instance takes locks'),
-		' ', `${state.held.length} lock(s) held here`,
-		cluster && cluster.error ? el('span', { class: 'badge bad' }, 'ZooKeeper: ' + cluster.error) : null);
+		' ', held, ' ',
+		cluster && cluster.error ? el('span', { class: 'badge bad' }, 'ZooKeeper: ' + cluster.error) : null).childNodes);
 	const actions = document.getElementById('instance-actions');
 	actions.hidden = !state.admin;
 	document.getElementById('drain').hidden = !!(cluster && cluster.draining);
