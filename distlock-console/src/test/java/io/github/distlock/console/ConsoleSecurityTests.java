@@ -40,10 +40,14 @@ import org.springframework.security.web.SecurityFilterChain;
 import io.github.distlock.actuate.AdminActionMetrics;
 import io.github.distlock.actuate.DistlockAdminOperations;
 import io.github.distlock.annotation.ScheduledOnce;
+import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockState;
+import io.github.distlock.core.Locks;
 import io.github.distlock.core.ScheduledJobs;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Operators' actions over HTTP, through the actuator endpoint and the console, in a
@@ -137,6 +141,33 @@ class ConsoleSecurityTests {
 		assertThat(audited("operator", "force-release").getData()).containsEntry("outcome", "invalid")
 			.containsEntry("protocol", "bogus")
 			.containsEntry("token", 7L);
+	}
+
+	/**
+	 * Needs {@code LockAdmin.requestRelease} and {@code forceRelease} of the lock engine:
+	 * without them every answer is 501 and this test fails.
+	 */
+	@Test
+	void releaseOfAFreeLockIsNotFoundOfAChangedHolderAConflictAndOfTheHolderLosesItsLock() throws Exception {
+		Locks locks = context().getBean(Locks.class);
+		HttpResponse<String> free = post(anonymous, port, "/actuator/distlock/locks/request-release",
+				"{\"path\":\"orders/free\",\"protocol\":\"mutex\"}", "operator");
+		assertThat(free.statusCode()).as(free.body()).isEqualTo(404);
+		try (LockHandle held = locks.mutex("orders/42").acquire(Duration.ofSeconds(10))) {
+			String changed = "{\"path\":\"orders/42\",\"protocol\":\"mutex\",\"token\":" + (held.fencingToken() + 1)
+					+ "}";
+			HttpResponse<String> conflict = post(anonymous, port, "/actuator/distlock/locks/force-release", changed,
+					"operator");
+			assertThat(conflict.statusCode()).as(conflict.body()).isEqualTo(409);
+			assertThat(held.state()).isEqualTo(LockState.HELD);
+
+			String holder = "{\"path\":\"orders/42\",\"protocol\":\"mutex\",\"token\":" + held.fencingToken() + "}";
+			HttpResponse<String> removed = post(anonymous, port, "/actuator/distlock/locks/force-release", holder,
+					"operator");
+			assertThat(removed.statusCode()).as(removed.body()).isEqualTo(200);
+			await().atMost(Duration.ofSeconds(10)).until(() -> held.state() == LockState.LOST);
+		}
+		assertThat(audited("operator", "force-release").getData()).containsEntry("outcome", "success");
 	}
 
 	@Test
