@@ -39,6 +39,8 @@ public class DistlockProperties {
 
 	private final Admin admin = new Admin();
 
+	private final Console console = new Console();
+
 	private final Kafka kafka = new Kafka();
 
 	private final Shutdown shutdown = new Shutdown();
@@ -77,6 +79,10 @@ public class DistlockProperties {
 
 	public Admin getAdmin() {
 		return this.admin;
+	}
+
+	public Console getConsole() {
+		return this.console;
 	}
 
 	public Kafka getKafka() {
@@ -703,10 +709,60 @@ public class DistlockProperties {
 	 */
 	public static class Admin {
 
+		/**
+		 * Whether operators may act on the cluster's locks over HTTP: the distlock
+		 * endpoint's and the console's request-release, force-release, drain, undrain and
+		 * job run-now, pause and resume. Pausing and resuming a job through the
+		 * endpoint's older write operation stays available either way.
+		 */
+		private boolean enabled;
+
 		private final Deadlocks deadlocks = new Deadlocks();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
 
 		public Deadlocks getDeadlocks() {
 			return this.deadlocks;
+		}
+
+	}
+
+	/**
+	 * The operator console (distlock-console on the classpath of a servlet web
+	 * application).
+	 */
+	public static class Console {
+
+		/**
+		 * Whether to serve the console page and its JSON API.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Path of the console page; its assets and API are under it.
+		 */
+		private String path = "/distlock";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
 		}
 
 	}

@@ -159,6 +159,9 @@ class MetricsDocsTests {
 		});
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
 		assertThat(registry.get(JobMetrics.RUNS).tags("outcome", "interrupted").timer().count()).isEqualTo(1);
+		// An operator's action: its counter is registered with the first one.
+		context.getBean(DistlockAdminOperations.class).pause("docs-operator", "docs", true);
+		assertThat(registry.get(AdminActionMetrics.ACTIONS).tags("action", "pause").counter().count()).isOne();
 	}
 
 	private static Map<String, String> registeredMeters(MeterRegistry registry) {

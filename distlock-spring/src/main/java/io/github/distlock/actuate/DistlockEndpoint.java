@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -19,6 +20,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.InvalidLockPathException;
 import io.github.distlock.core.JobRun;
+import io.github.distlock.core.JobSchedule;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGroup;
 import io.github.distlock.core.LockParticipant;
@@ -32,9 +34,12 @@ import io.github.distlock.core.WaitingAcquisition;
 
 /**
  * The {@code distlock} actuator endpoint: the locks this instance holds and waits for
- * ({@code GET /actuator/distlock}) and the jobs it runs once per slot, and, for one lock
+ * ({@code GET /actuator/distlock}), the jobs it runs once per slot, and the cluster's
+ * locks, waiters, deadlocks and leader elections as ZooKeeper has them; for one lock
  * path, its holders and queue as ZooKeeper sees them, for every kind of lock at that path
- * ({@code GET /actuator/distlock/orders/42}).
+ * ({@code GET /actuator/distlock/orders/42}). Its one write operation pauses and resumes
+ * a job; operators' actions on locks come with {@link DistlockAdminWebExtension}, only
+ * when {@code distlock.admin.enabled} is on.
  */
 @Endpoint(id = "distlock")
 public class DistlockEndpoint {
@@ -44,6 +49,8 @@ public class DistlockEndpoint {
 	private final @Nullable Leadership leadership;
 
 	private final @Nullable ScheduledJobs jobs;
+
+	private final @Nullable DistlockAdminOperations operations;
 
 	/**
 	 * Create the endpoint.
@@ -72,13 +79,31 @@ public class DistlockEndpoint {
 	 * {@code null}
 	 */
 	public DistlockEndpoint(Locks locks, @Nullable Leadership leadership, @Nullable ScheduledJobs jobs) {
-		this.locks = locks;
-		this.leadership = leadership;
-		this.jobs = jobs;
+		this(locks, leadership, jobs, null);
 	}
 
 	/**
-	 * List the locks this instance holds and the acquisitions that wait for theirs.
+	 * Create the endpoint.
+	 * @param locks the locks of this instance, which also read the nodes of a path and
+	 * the cluster's locks
+	 * @param leadership the leader election of this instance, whose groups are listed, or
+	 * {@code null}
+	 * @param jobs the jobs that run once per slot, which are listed and can be paused, or
+	 * {@code null}
+	 * @param operations what pauses and resumes jobs, audited and counted, or
+	 * {@code null} to call the jobs directly
+	 */
+	public DistlockEndpoint(Locks locks, @Nullable Leadership leadership, @Nullable ScheduledJobs jobs,
+			@Nullable DistlockAdminOperations operations) {
+		this.locks = locks;
+		this.leadership = leadership;
+		this.jobs = jobs;
+		this.operations = operations;
+	}
+
+	/**
+	 * List the locks this instance holds and the acquisitions that wait for theirs, its
+	 * jobs and leader elections, and the cluster's locks.
 	 * @return the locks
 	 */
 	@ReadOperation
@@ -93,36 +118,76 @@ public class DistlockEndpoint {
 			.sorted(Comparator.comparing(WaitingAcquisition::startedAt))
 			.map(WaitingAcquisitionDescriptor::of)
 			.toList();
-		return new LocksDescriptor(held, waiting, groups(), jobs());
+		return new LocksDescriptor(held, waiting, groups(), jobs(), cluster());
 	}
 
-	private List<JobDescriptor> jobs() {
+	/**
+	 * Read the cluster's locks, elections and deadlocks as ZooKeeper has them now.
+	 * @return them, or {@code null} if the lock engine has no cluster-wide view
+	 */
+	public @Nullable ClusterDescriptor cluster() {
+		try {
+			return ClusterDescriptor.of(this.locks.admin());
+		}
+		catch (UnsupportedOperationException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * List the jobs this instance runs once per slot.
+	 * @return the jobs, with their last run and next slot
+	 */
+	public List<JobDescriptor> jobs() {
 		ScheduledJobs jobs = this.jobs;
 		return (jobs != null) ? jobs.jobs().stream().map((job) -> JobDescriptor.of(jobs, job)).toList() : List.of();
 	}
 
 	/**
 	 * Pause or resume a job that runs once per slot, on every instance ({@code POST
-	 * /actuator/distlock/{job}} with {@code {"paused": true}}).
+	 * /actuator/distlock/{job}} with {@code {"paused": true}}). Available whatever
+	 * {@code distlock.admin.enabled} says; audited and counted as operators' actions are.
 	 * @param job the job's name
 	 * @param paused whether its firings skip from now on
+	 * @param securityContext who asks
 	 * @return the job, or {@code null} (404) if this instance has no such job
 	 */
 	@WriteOperation
-	public @Nullable JobDescriptor job(@Selector String job, boolean paused) {
+	public @Nullable JobDescriptor job(@Selector String job, boolean paused,
+			@Nullable SecurityContext securityContext) {
 		ScheduledJobs jobs = this.jobs;
 		ScheduledJob found = (jobs != null)
 				? jobs.jobs().stream().filter((each) -> each.name().equals(job)).findFirst().orElse(null) : null;
 		if (jobs == null || found == null) {
 			return null;
 		}
-		if (paused) {
+		DistlockAdminOperations operations = this.operations;
+		if (operations != null) {
+			operations.pause(principal(securityContext), job, paused);
+		}
+		else if (paused) {
 			jobs.pause(job);
 		}
 		else {
 			jobs.resume(job);
 		}
 		return JobDescriptor.of(jobs, found);
+	}
+
+	/**
+	 * Pause or resume a job that runs once per slot, on every instance, for no
+	 * authenticated principal.
+	 * @param job the job's name
+	 * @param paused whether its firings skip from now on
+	 * @return the job, or {@code null} if this instance has no such job
+	 */
+	public @Nullable JobDescriptor job(String job, boolean paused) {
+		return job(job, paused, null);
+	}
+
+	static @Nullable String principal(@Nullable SecurityContext securityContext) {
+		return (securityContext != null && securityContext.getPrincipal() != null)
+				? securityContext.getPrincipal().getName() : null;
 	}
 
 	private List<GroupDescriptor> groups() {
@@ -175,9 +240,12 @@ public class DistlockEndpoint {
 	 * @param waiting the acquisitions waiting for their lock, oldest first
 	 * @param groups the leader elections this instance takes part in, by group name
 	 * @param jobs the jobs this instance runs once per slot, by name
+	 * @param cluster the cluster's locks, waiters, deadlocks and leader elections, and
+	 * whether this instance drains, or {@code null} if the lock engine cannot tell
 	 */
 	public record LocksDescriptor(List<HeldLockDescriptor> held, List<WaitingAcquisitionDescriptor> waiting,
-			List<GroupDescriptor> groups, List<JobDescriptor> jobs) implements OperationResponseBody {
+			List<GroupDescriptor> groups, List<JobDescriptor> jobs,
+			@Nullable ClusterDescriptor cluster) implements OperationResponseBody {
 
 	}
 
@@ -190,13 +258,17 @@ public class DistlockEndpoint {
 	 * @param lastSlot the latest slot claimed, or {@code null}
 	 * @param lastRun the last run: the run of that slot, or a manual run after it; or
 	 * {@code null}
+	 * @param nextSlot the schedule's first slot after now, by this instance's clock, or
+	 * {@code null} if it has none
 	 * @param error why the record could not be read, or {@code null}
 	 */
 	public record JobDescriptor(String name, String schedule, boolean paused, @Nullable Instant lastSlot,
-			@Nullable JobRunDescriptor lastRun, @Nullable String error) implements OperationResponseBody {
+			@Nullable JobRunDescriptor lastRun, @Nullable Instant nextSlot,
+			@Nullable String error) implements OperationResponseBody {
 
 		static JobDescriptor of(ScheduledJobs jobs, ScheduledJob job) {
 			String schedule = job.schedule().description();
+			Instant next = nextSlot(job.schedule(), Instant.now());
 			try {
 				List<JobRun> runs = jobs.runs(job.name());
 				JobRun run = runs.isEmpty() ? null : runs.get(0);
@@ -207,11 +279,16 @@ public class DistlockEndpoint {
 					.findFirst()
 					.orElse(null);
 				return new JobDescriptor(job.name(), schedule, jobs.isPaused(job.name()), lastSlot,
-						(run != null) ? JobRunDescriptor.of(run) : null, null);
+						(run != null) ? JobRunDescriptor.of(run) : null, next, null);
 			}
 			catch (RuntimeException ex) {
-				return new JobDescriptor(job.name(), schedule, false, null, null, ex.getMessage());
+				return new JobDescriptor(job.name(), schedule, false, null, null, next, ex.getMessage());
 			}
+		}
+
+		private static @Nullable Instant nextSlot(JobSchedule schedule, Instant now) {
+			Instant current = schedule.slotAt(now);
+			return schedule.slotAfter((current != null) ? current : now);
 		}
 
 	}

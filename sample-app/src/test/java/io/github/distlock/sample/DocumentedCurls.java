@@ -44,8 +44,11 @@ import static org.assertj.core.api.Assertions.fail;
  */
 final class DocumentedCurls {
 
-	/** Objects that a document may show in part: the health components. */
-	private static final Set<String> PARTIAL = Set.of("$.components");
+	/**
+	 * Objects that a document may show in part: the health components, and the cluster
+	 * view of the distlock endpoint (every lock node of the namespace).
+	 */
+	private static final Set<String> PARTIAL = Set.of("$.components", "$.cluster");
 
 	private static final Pattern VOLATILE = Pattern
 		.compile(".*\\.(connectString|sessionId|session|acquiredAt|startedAt|createdAt|since"

@@ -14,8 +14,11 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.boot.actuate.audit.listener.AuditApplicationEvent;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
+import io.github.distlock.actuate.AdminActionMetrics;
 import io.github.distlock.actuate.DeadlockWatch;
 import io.github.distlock.actuate.JobMetrics;
 import io.github.distlock.actuate.LeadershipMetrics;
@@ -78,6 +81,18 @@ public final class DistlockMetricsAutoConfiguration {
 			.description("Deadlocks between lock holders found by the last deadlock check: cycles in the "
 					+ "cluster's wait-for graph")
 			.register(registry);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(AuditApplicationEvent.class)
+	static class AdminActionMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		AdminActionMetrics distlockAdminActionMetrics(MeterRegistry meterRegistry) {
+			return new AdminActionMetrics(meterRegistry);
+		}
+
 	}
 
 }
