@@ -157,7 +157,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 				new LocalQueues(), loneQueues, accessDeniedAdvice);
 		this.inspector = new QueueInspector(client);
 		this.session.start();
-		this.forcedReleases = new ForcedReleases(client, this.session);
+		this.forcedReleases = new ForcedReleases(client, this.session, this.session.requests(), this.session::holds);
 		this.forcedReleases.start();
 	}
 

@@ -1,5 +1,8 @@
 package io.github.distlock.curator;
 
+import java.util.Collection;
+import java.util.function.Supplier;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.AddWatchMode;
@@ -26,11 +29,19 @@ final class ForcedReleases implements SessionBound, Watcher {
 
 	private final CuratorFramework client;
 
-	private final SessionWatch session;
+	private final Session session;
 
-	ForcedReleases(CuratorFramework client, SessionWatch session) {
+	private final Requests requests;
+
+	// The holds the session follows now.
+	private final Supplier<? extends Collection<Session.Held>> holds;
+
+	ForcedReleases(CuratorFramework client, Session session, Requests requests,
+			Supplier<? extends Collection<Session.Held>> holds) {
 		this.client = client;
 		this.session = session;
+		this.requests = requests;
+		this.holds = holds;
 	}
 
 	/** Follow the session, and register the watch now if connected. */
@@ -52,15 +63,14 @@ final class ForcedReleases implements SessionBound, Watcher {
 	 */
 	@Override
 	public void reconnected() {
-		this.session.requests()
-			.trySend(() -> this.client.watchers()
-				.add()
-				.withMode(AddWatchMode.PERSISTENT)
-				.inBackground((client, event) -> registered(event))
-				.usingWatcher(this)
-				.forPath(NOTICE), (unsent) -> {
-					// The connection's return registers it again.
-				});
+		this.requests.trySend(() -> this.client.watchers()
+			.add()
+			.withMode(AddWatchMode.PERSISTENT)
+			.inBackground((client, event) -> registered(event))
+			.usingWatcher(this)
+			.forPath(NOTICE), (unsent) -> {
+				// The connection's return registers it again.
+			});
 	}
 
 	private void registered(CuratorEvent answer) {
@@ -78,8 +88,8 @@ final class ForcedReleases implements SessionBound, Watcher {
 
 	/** Ask whether each hold's node exists: a hold whose node is gone is lost. */
 	private void checkHolds() {
-		for (Session.Held hold : this.session.holds()) {
-			this.session.requests().trySend(() -> this.session.requests().stat(hold.node().path(), null, (answer) -> {
+		for (Session.Held hold : this.holds.get()) {
+			this.requests.trySend(() -> this.requests.stat(hold.node().path(), null, (answer) -> {
 				if (answer.getResultCode() == KeeperException.Code.NONODE.intValue()) {
 					hold.gone();
 				}
