@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
@@ -54,8 +55,8 @@ final class Hold implements LockHandle, Session.Held {
 
 	private boolean lossWaiting;
 
-	// An operator's request to release, watched once something listens for it.
-	private final ReleaseRequest request;
+	// An operator's request to release, made (and watched) once something listens.
+	private final AtomicReference<@Nullable ReleaseRequest> request = new AtomicReference<>();
 
 	Hold(Engine engine, LockKind kind, LockPath path, LockNode node, long token, String holder,
 			@Nullable AcquisitionEvents events, @Nullable String turnPath) {
@@ -67,7 +68,6 @@ final class Hold implements LockHandle, Session.Held {
 		this.holder = holder;
 		this.events = events;
 		this.turnPath = turnPath;
-		this.request = new ReleaseRequest(engine, node.path(), this.state::isOn);
 	}
 
 	@Override
@@ -103,12 +103,14 @@ final class Hold implements LockHandle, Session.Held {
 
 	@Override
 	public boolean isReleaseRequested() {
-		return this.request.isRequested();
+		ReleaseRequest request = this.request.get();
+		return request != null && request.isRequested();
 	}
 
 	@Override
 	public void onReleaseRequested(Runnable listener) {
-		this.request.listen(listener);
+		this.request.compareAndSet(null, new ReleaseRequest(this.engine, node().path(), this.state::isOn));
+		this.request.get().listen(listener);
 	}
 
 	/** Kept for the delay, or released at once if an operator asks for it first. */
@@ -160,7 +162,6 @@ final class Hold implements LockHandle, Session.Held {
 		return true;
 	}
 
-	/** Events of this hold's acquisition. */
 	@Override
 	public @Nullable AcquisitionEvents events() {
 		return this.events;
@@ -230,7 +231,6 @@ final class Hold implements LockHandle, Session.Held {
 		return this.released;
 	}
 
-	/** Completed when ZooKeeper confirmed the node is gone. */
 	@Override
 	public CompletableFuture<Void> released() {
 		return this.released;
