@@ -52,9 +52,10 @@ final class ForcedReleases implements SessionBound, Watcher {
 		}
 	}
 
-	/** Stop following the session; the server drops the watch with the session. */
+	/** Stop following the session, and remove the watch (the client may live on). */
 	void close() {
 		this.session.unbind(this);
+		this.requests.removeWatch(this, NOTICE, Watcher.WatcherType.Any);
 	}
 
 	/**

@@ -199,10 +199,9 @@
  * node; each client's {@link io.github.distlock.curator.ForcedReleases} keeps one
  * persistent watch on it (registered at each connection) and, on each notice, asks
  * whether the node of each of its holds exists: a hold whose node is gone is lost, as by
- * its session ({@code
- * Session.Held#gone}). A hold is registered as its position handles the answer that
- * grants it, and ZooKeeper delivers that answer before the event of a notice written
- * after it ({@code ForceReleaseTests}, {@code ReleaseRequestTests}).
+ * its session ({@code Session.Held#gone}). A hold is registered as its position handles
+ * the answer that grants it, and ZooKeeper delivers that answer before the event of a
+ * notice written after it ({@code ForceReleaseTests}, {@code ReleaseRequestTests}).
  * <h2>Leader election</h2> {@link io.github.distlock.curator.CuratorLeadership} (the
  * {@link io.github.distlock.core.Leadership} bean) runs on the same engine: one
  * {@link io.github.distlock.curator.Participant} per group (the membership and its node),
