@@ -102,8 +102,7 @@ final class ReleaseRequest implements Watcher {
 		else if (Requests.isConnectionProblem(code)) {
 			this.engine.threads().requestAfter(RETRY, this::read);
 		}
-		// NONODE: the node is gone, which its hold learns from its session or its
-		// release.
+		// NONODE: the node is gone; its hold learns it by other means.
 	}
 
 	@Override
