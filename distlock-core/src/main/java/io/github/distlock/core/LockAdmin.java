@@ -63,14 +63,17 @@ public interface LockAdmin {
 	 * Remove the holder of a lock whose fencing token is the given one, and in the same
 	 * step advance the lock's fence past that token in every fence store this instance
 	 * knows, so the old holder's fenced writes are refused even if no one takes the lock
-	 * next. The old holder learns it lost the lock; the first waiter gets it.
+	 * next. The old holder learns it lost the lock; the first waiter gets it. The fences
+	 * ({@link io.github.distlock.core.spi.FenceStore}s) are advanced before the node is
+	 * deleted; if one cannot be written, nothing is removed.
 	 * @param path the lock's path
 	 * @param protocol the lock's protocol
 	 * @param fencingToken the token of the holder to remove, as the operator saw it
 	 * @return the holder removed
 	 * @throws LockNotFoundException if the lock has no holder now
 	 * @throws LockHolderChangedException if no holder has that token any more
-	 * @throws LockAcquisitionException if ZooKeeper could not be read or written
+	 * @throws LockAcquisitionException if ZooKeeper could not be read or written, or a
+	 * fence store could not be advanced (the holder is then not removed)
 	 * @throws UnsupportedOperationException if this implementation cannot do it
 	 */
 	default LockParticipant forceRelease(LockPath path, LockProtocol protocol, long fencingToken) {

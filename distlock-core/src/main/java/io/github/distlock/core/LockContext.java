@@ -96,6 +96,31 @@ public final class LockContext {
 	}
 
 	/**
+	 * Whether an operator asked the holder to release one of its locks
+	 * ({@link LockAdmin#requestRelease}) and the lock's hold listens: a lock that ends
+	 * early on a request ({@code holdAtLeast}), or one given a listener with
+	 * {@link #onReleaseRequested(Runnable)}.
+	 * @return whether a release of one of the locks was asked
+	 */
+	public boolean isReleaseRequested() {
+		return this.locks.stream().anyMatch(LockHandle::isReleaseRequested);
+	}
+
+	/**
+	 * Listen for an operator's request to release the innermost lock, as
+	 * {@link LockHandle#onReleaseRequested(Runnable)} does: a method that can stop early
+	 * registers one and finishes its work sooner.
+	 * @param listener told once when the release is asked
+	 * @throws NoLockHeldException if the holder holds no lock
+	 */
+	public void onReleaseRequested(Runnable listener) {
+		if (this.locks.isEmpty()) {
+			throw noLock("onReleaseRequested()", "");
+		}
+		this.locks.get(this.locks.size() - 1).onReleaseRequested(listener);
+	}
+
+	/**
 	 * Return the fencing token of the innermost lock.
 	 * @return the token
 	 * @throws NoLockHeldException if the holder holds no lock

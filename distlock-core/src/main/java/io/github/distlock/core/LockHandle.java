@@ -48,6 +48,34 @@ public interface LockHandle extends Handle {
 		return Optional.empty();
 	}
 
+	/**
+	 * Whether an operator asked the holder to release this lock
+	 * ({@link LockAdmin#requestRelease}, or Curator's {@code Revoker.attemptRevoke} on
+	 * its node): Curator's revoke marker sits on the lock's node. Known only once a
+	 * listener was registered with {@link #onReleaseRequested(Runnable)}: a hold that
+	 * does not listen does not watch its node, as Curator watches only a revocable
+	 * lock's.
+	 * @return whether the release was asked and this hold heard it
+	 */
+	default boolean isReleaseRequested() {
+		return false;
+	}
+
+	/**
+	 * Listen for an operator's request to release this lock (Curator's cooperative
+	 * revocation: {@link LockAdmin#requestRelease}, or Curator's
+	 * {@code Revoker.attemptRevoke} on the lock's node). The first listener makes the
+	 * hold watch its node's data, as a Curator lock made revocable does; a request that
+	 * already sits on the node is told at once. Each listener is called at most once, on
+	 * the thread that completes the application's futures (never ZooKeeper's event
+	 * thread): it should hand long work off. Releasing is the holder's choice: the lock
+	 * stays held until the handle is closed. Once the hold ended, listeners are never
+	 * called. Handles that cannot listen never call it.
+	 * @param listener told once when the release is asked
+	 */
+	default void onReleaseRequested(Runnable listener) {
+	}
+
 	/** When the lock was acquired (the outermost acquisition, for a reentrant one). */
 	@Override
 	Instant acquiredAt();

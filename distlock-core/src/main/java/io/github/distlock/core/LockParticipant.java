@@ -21,17 +21,29 @@ import org.jspecify.annotations.Nullable;
  * semaphore lease, {@code waiting} for a semaphore waiter that has no lease yet; null for
  * a mutex
  * @param session the ZooKeeper session that owns it
- * @param data the node's data, which names its holder
+ * @param data the node's data, which names its holder, or Curator's revoke marker once
+ * the holder was asked to release ({@link #isReleaseRequested()})
  */
 public record LockParticipant(String name, long sequence, long fencingToken, Instant createdAt, boolean holds,
 		@Nullable String side, long session, byte[] data) {
+
+	/**
+	 * Whether the holder was asked to release ({@link LockAdmin#requestRelease}, or
+	 * Curator's {@code Revoker.attemptRevoke}): the node's data is Curator's revoke
+	 * marker, which replaced the holder's identity.
+	 * @return whether the node's data is the revoke marker
+	 */
+	public boolean isReleaseRequested() {
+		return "__REVOKE__".equals(new String(this.data, StandardCharsets.UTF_8));
+	}
 
 	/**
 	 * Who made the node, as a distlock node's data names it: {@code app}, {@code host},
 	 * {@code pid}, {@code thread} (a thread's name, or an asynchronous scope's) and
 	 * {@code since}.
 	 * @return the fields of the node's data, empty for a node of another client (raw
-	 * Curator writes the client's address)
+	 * Curator writes the client's address) and for a node whose holder was asked to
+	 * release (the revoke marker replaced its data)
 	 */
 	public Map<String, String> identity() {
 		return NodeData.fields(this.data);
@@ -39,12 +51,16 @@ public record LockParticipant(String name, long sequence, long fencingToken, Ins
 
 	/**
 	 * The holder or waiter in one line: {@code app@host:pid thread} for a distlock node,
-	 * the node's data as text for another client's, and its session either way.
+	 * the node's data as text for another client's, {@code release requested} for a node
+	 * that carries the revoke marker, and its session either way.
 	 * @return a description for operators
 	 */
 	public String describe() {
 		Map<String, String> identity = identity();
 		String session = "session 0x" + Long.toHexString(this.session);
+		if (isReleaseRequested()) {
+			return "release requested (" + session + ")";
+		}
 		if (identity.isEmpty()) {
 			String text = new String(this.data, StandardCharsets.UTF_8).strip();
 			return text.isEmpty() ? session : text + " (" + session + ")";

@@ -330,6 +330,16 @@ public final class LockScope {
 		}
 
 		@Override
+		public boolean isReleaseRequested() {
+			return this.entry.hold.isReleaseRequested();
+		}
+
+		@Override
+		public void onReleaseRequested(Runnable listener) {
+			this.entry.hold.onReleaseRequested(listener);
+		}
+
+		@Override
 		public void close() {
 			closeAsync();
 		}

@@ -33,7 +33,8 @@ import io.github.distlock.core.LocksDrainingException;
  * as the protocol names them) or the next segments of longer lock paths; a semaphore
  * keeps its queue in two children of its node. Blocking reads, one {@code getChildren}
  * per node and one {@code getData} per queue node. The {@linkplain Drain drain} is the
- * engine's own, shared by every view of the same locks.
+ * engine's own, shared by every view of the same locks. Asking holders to release and
+ * removing them is {@link HolderReleases}' work.
  */
 final class CuratorLockAdmin implements LockAdmin {
 
@@ -48,10 +49,23 @@ final class CuratorLockAdmin implements LockAdmin {
 
 	private final Drain drain;
 
-	CuratorLockAdmin(QueueInspector inspector, SessionWatch session, Drain drain) {
+	private final HolderReleases releases;
+
+	CuratorLockAdmin(QueueInspector inspector, SessionWatch session, Drain drain, HolderReleases releases) {
 		this.inspector = inspector;
 		this.session = session;
 		this.drain = drain;
+		this.releases = releases;
+	}
+
+	@Override
+	public List<LockParticipant> requestRelease(LockPath path, LockProtocol protocol) {
+		return this.releases.requestRelease(path, protocol);
+	}
+
+	@Override
+	public LockParticipant forceRelease(LockPath path, LockProtocol protocol, long fencingToken) {
+		return this.releases.forceRelease(path, protocol, fencingToken);
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.github.distlock.curator;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -21,6 +22,7 @@ import io.github.distlock.core.LockAdmin;
 import io.github.distlock.core.LockQueue;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.WaitingAcquisition;
+import io.github.distlock.core.spi.FenceStore;
 
 /**
  * {@link Locks} on one {@link CuratorFramework} client, which stands for one node of the
@@ -59,6 +61,10 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	private final QueueInspector inspector;
 
+	private final ForcedReleases forcedReleases;
+
+	private final List<FenceStore> fenceStores = new CopyOnWriteArrayList<>();
+
 	/**
 	 * Start building locks on the given client.
 	 * @param client a started client; its namespace is the lock root
@@ -87,10 +93,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	/**
-	 * Create locks on the given client.
-	 * @param client a started client; its namespace is the lock root
-	 * @param defaultWaitTime wait time for callers that do not give one
-	 * @param applicationName name written into lock nodes to tell who holds them
+	 * Create locks on the given client, as the builder does with these values.
 	 * @deprecated use {@link #builder(CuratorFramework)}
 	 */
 	@Deprecated(since = "0.1.0", forRemoval = true)
@@ -100,11 +103,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	/**
-	 * Create locks on the given client.
-	 * @param client a started client; its namespace is the lock root
-	 * @param defaultWaitTime wait time for callers that do not give one
-	 * @param applicationName name written into lock nodes to tell who holds them
-	 * @param connectionLossPolicy when a held lock counts as lost
+	 * Create locks on the given client, as the builder does with these values.
 	 * @deprecated use {@link #builder(CuratorFramework)}
 	 */
 	@Deprecated(since = "0.1.0", forRemoval = true)
@@ -114,13 +113,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	/**
-	 * Create locks on the given client.
-	 * @param client a started client; its namespace is the lock root
-	 * @param defaultWaitTime wait time for callers that do not give one
-	 * @param applicationName name written into lock nodes to tell who holds them
-	 * @param connectionLossPolicy when a held lock counts as lost
-	 * @param executor where asynchronous acquisitions complete; {@code null} for threads
-	 * of distlock's own
+	 * Create locks on the given client, as the builder does with these values.
 	 * @deprecated use {@link #builder(CuratorFramework)} and
 	 * {@link CuratorLocksBuilder#completionExecutor(Executor)}
 	 */
@@ -131,15 +124,9 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	}
 
 	/**
-	 * Create locks on the given client.
-	 * @param client a started client; its namespace is the lock root
-	 * @param defaultWaitTime wait time for callers that do not give one
-	 * @param applicationName name written into lock nodes to tell who holds them
-	 * @param connectionLossPolicy when a held lock counts as lost
-	 * @param executor where asynchronous acquisitions complete; {@code null} for threads
-	 * of distlock's own
-	 * @param accessDeniedAdvice what the failure of an acquisition refused by ZooKeeper's
-	 * access control advises checking
+	 * Create locks on the given client, as the builder does with these values (the
+	 * builder's {@code accessDeniedAdvice} is what a refused acquisition advises
+	 * checking).
 	 * @deprecated use {@link #builder(CuratorFramework)}
 	 */
 	@Deprecated(since = "0.1.0", forRemoval = true)
@@ -158,6 +145,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 				new LocalQueues(), loneQueues, accessDeniedAdvice);
 		this.inspector = new QueueInspector(client);
 		this.session.start();
+		this.forcedReleases = new ForcedReleases(client, this.session, this.session.requests(), this.session::holds);
+		this.forcedReleases.start();
 	}
 
 	// Locks
@@ -254,7 +243,17 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 
 	@Override
 	public LockAdmin admin() {
-		return new CuratorLockAdmin(this.inspector, this.session, this.engine.drain);
+		return new CuratorLockAdmin(this.inspector, this.session, this.engine.drain,
+				new HolderReleases(this.inspector, this.session, this.client, this.fenceStores));
+	}
+
+	/**
+	 * Register a store whose fence a forced release ({@link LockAdmin#forceRelease})
+	 * advances past the removed holder's token before it deletes the node.
+	 * @param store the fence store
+	 */
+	public void addFenceStore(FenceStore store) {
+		this.fenceStores.add(store);
 	}
 
 	@Override
@@ -282,6 +281,7 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	@Override
 	public void close() {
 		this.engine.closed = true;
+		this.forcedReleases.close();
 		this.session.close();
 		for (Session.Waiting acquisition : this.session.acquisitions()) {
 			acquisition.fail(acquisition.closed());

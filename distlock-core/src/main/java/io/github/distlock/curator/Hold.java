@@ -1,8 +1,10 @@
 package io.github.distlock.curator;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
@@ -53,6 +55,9 @@ final class Hold implements LockHandle, Session.Held {
 
 	private boolean lossWaiting;
 
+	// An operator's request to release, made (and watched) once something listens.
+	private final AtomicReference<@Nullable ReleaseRequest> request = new AtomicReference<>();
+
 	Hold(Engine engine, LockKind kind, LockPath path, LockNode node, long token, String holder,
 			@Nullable AcquisitionEvents events, @Nullable String turnPath) {
 		this.engine = engine;
@@ -96,6 +101,31 @@ final class Hold implements LockHandle, Session.Held {
 		return this.state.state();
 	}
 
+	@Override
+	public boolean isReleaseRequested() {
+		ReleaseRequest request = this.request.get();
+		return request != null && request.isRequested();
+	}
+
+	@Override
+	public void onReleaseRequested(Runnable listener) {
+		this.request.compareAndSet(null, new ReleaseRequest(this.engine, node().path(), this.state::isOn));
+		this.request.get().listen(listener);
+	}
+
+	/** Kept for the delay, or released at once if an operator asks for it first. */
+	@Override
+	public void closeAfter(Duration delay) {
+		onReleaseRequested(this::close);
+		LockHandle.super.closeAfter(delay);
+	}
+
+	/** Someone else deleted the node (a forced release): lost. */
+	@Override
+	public void gone() {
+		this.state.end();
+	}
+
 	/** The state as last set, without asking whether the session is still the same. */
 	LockState currentState() {
 		return this.state.currentState();
@@ -106,11 +136,7 @@ final class Hold implements LockHandle, Session.Held {
 		return this.state.node();
 	}
 
-	/**
-	 * Hand the hold to its holder: tell the listeners it was acquired.
-	 * @return whether it may be handed out: {@code false} if it was lost meanwhile (the
-	 * hold is then released, and the listeners were told the acquisition failed)
-	 */
+	/** Tell the listeners it was acquired; {@code false} if lost meanwhile (released). */
 	boolean deliver() {
 		boolean deliverable;
 		synchronized (this) {
@@ -136,7 +162,6 @@ final class Hold implements LockHandle, Session.Held {
 		return true;
 	}
 
-	/** Events of this hold's acquisition. */
 	@Override
 	public @Nullable AcquisitionEvents events() {
 		return this.events;
@@ -158,9 +183,7 @@ final class Hold implements LockHandle, Session.Held {
 	}
 
 	/**
-	 * The node became lost: the local turn is passed on at once, as other clients may
-	 * take the lock now (invariant 5, docs/failure-model.md); the loss is reported once
-	 * the holder's listeners were told it was acquired.
+	 * Lost: the local turn passed on at once (invariant 5); the loss reported once told.
 	 */
 	private void becameLost() {
 		boolean toldHolder;
@@ -208,7 +231,6 @@ final class Hold implements LockHandle, Session.Held {
 		return this.released;
 	}
 
-	/** Completed when ZooKeeper confirmed the node is gone. */
 	@Override
 	public CompletableFuture<Void> released() {
 		return this.released;
@@ -291,9 +313,7 @@ final class Hold implements LockHandle, Session.Held {
 			return this.token;
 		}
 
-		/**
-		 * The state as last set, without asking whether the session is still the same.
-		 */
+		/** The state as last set, without asking whether the session is the same. */
 		LockState currentState() {
 			synchronized (this.monitor) {
 				return this.state;
@@ -312,11 +332,7 @@ final class Hold implements LockHandle, Session.Held {
 			return this.node.clientInstance() == this.session.clientInstance();
 		}
 
-		/**
-		 * What the holder should know now: the state, or lost if the session that owns
-		 * the node was replaced, whether or not an event said so yet (the node then ends
-		 * here).
-		 */
+		/** The state, or lost if the node's session was replaced (the node ends here). */
 		LockState state() {
 			LockState judged;
 			synchronized (this.monitor) {
@@ -328,10 +344,7 @@ final class Hold implements LockHandle, Session.Held {
 			return judged;
 		}
 
-		/**
-		 * The connection was suspended: held becomes in doubt, or lost if a suspension
-		 * loses; told late about an earlier session, nothing.
-		 */
+		/** Suspended: held is in doubt (lost if suspension loses); if late, nothing. */
 		@Override
 		public void suspended() {
 			boolean lostNow;
@@ -347,11 +360,7 @@ final class Hold implements LockHandle, Session.Held {
 			}
 		}
 
-		/**
-		 * The connection came back: within the node's session the owner decides; in a new
-		 * one it is lost (a session that expired again while Curator was still in its
-		 * lost state shows only here).
-		 */
+		/** Back: in the node's session the owner decides; in a new one it is lost. */
 		@Override
 		public void reconnected() {
 			if (isOfSessionInUse()) {
@@ -362,10 +371,7 @@ final class Hold implements LockHandle, Session.Held {
 			}
 		}
 
-		/**
-		 * Curator reported a session lost: the node is lost, unless it was made in a
-		 * later session, when the loss is about an earlier one, told late.
-		 */
+		/** Session lost: the node is lost, unless made in a later one (late news). */
 		@Override
 		public void lost() {
 			if (!this.session.isOfLaterSession(this.node)) {
@@ -422,16 +428,10 @@ final class Hold implements LockHandle, Session.Held {
 			/** Whether a suspension loses the node (the policy {@code SUSPENDED}). */
 			boolean suspensionLoses();
 
-			/**
-			 * The connection came back within the node's session: a hold confirms it at
-			 * once; a tenure reads the queue again first.
-			 */
+			/** Back in the session: a hold confirms at once; a tenure re-reads first. */
 			void reconnectedInSession(Node held);
 
-			/**
-			 * The node became lost (told once): a hold passes its turn on and reports the
-			 * loss; a tenure ends and tells the election.
-			 */
+			/** Lost (told once): a hold passes its turn, reports; a tenure ends. */
 			void lost(Node held);
 
 			/**

@@ -108,6 +108,9 @@ interface Session {
 
 		@Nullable AcquisitionEvents events();
 
+		/** Someone else deleted the node (a forced release): it is lost. */
+		void gone();
+
 	}
 
 	/** An acquisition in flight, as its session follows it. */

@@ -199,6 +199,21 @@
  * a member of (a leader's tenure drains first) and joins them again when the drain ends.
  * {@code CuratorScheduledJobs} skips its firings as {@code DRAINING}. The holds are
  * awaited by their releases, looked at again every 50 ms. ({@code DrainTests}.)
+ * <h2>Release requests and forced releases</h2> An operator's request to release
+ * ({@code LockAdmin#requestRelease}) is Curator's revocation: the revoke marker written
+ * as a holder's node data. A {@link io.github.distlock.curator.Hold} watches its node's
+ * data through a {@link io.github.distlock.curator.ReleaseRequest}, made only when a
+ * listener registers (a kept hold's {@code closeAfter} registers one that releases it),
+ * so the walk above sends no extra request and enters no extra file. A forced release
+ * ({@code LockAdmin#forceRelease}, in {@link io.github.distlock.curator.HolderReleases})
+ * advances the registered fence stores, then deletes the holder's node in one
+ * multi-operation with a write of a notice node; each client's
+ * {@link io.github.distlock.curator.ForcedReleases} keeps one persistent watch on it
+ * (registered at each connection) and, on each notice, asks whether the node of each of
+ * its holds exists: a hold whose node is gone is lost, as by its session
+ * ({@code Session.Held#gone}). A hold is registered as its position handles the answer
+ * that grants it, and ZooKeeper delivers that answer before the event of a notice written
+ * after it ({@code ForceReleaseTests}, {@code ReleaseRequestTests}).
  * <h2>Leader election</h2> {@link io.github.distlock.curator.CuratorLeadership} (the
  * {@link io.github.distlock.core.Leadership} bean) runs on the same engine: one
  * {@link io.github.distlock.curator.Participant} per group (the membership and its node),

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockState;
 import io.github.distlock.test.DistlockNode;
 import io.github.distlock.test.DistlockZooKeeperExtension;
@@ -154,6 +155,20 @@ class DistlockLockProviderFleetTests {
 			.orElseThrow()
 			.unlock();
 		assertThat(Duration.between(beforeLock, Instant.now())).isGreaterThanOrEqualTo(lockAtLeastFor);
+	}
+
+	@Test
+	void lockAtLeastForEndsAtOnceWhenAnOperatorAsksTheHolderToRelease() {
+		SimpleLock held = this.firstProvider.lock(new LockConfiguration(Instant.now(), "report", ONE_HOUR, ONE_HOUR))
+			.orElseThrow();
+		held.unlock();
+		assertThat(this.secondProvider.lock(config("report", ONE_HOUR))).isEmpty();
+		assertThat(this.second.getLocks().admin().requestRelease(LockPath.parse("shedlock/report"), LockProtocol.MUTEX))
+			.hasSize(1);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.secondProvider.lock(config("report", ONE_HOUR)), Optional::isPresent)
+			.orElseThrow()
+			.unlock();
 	}
 
 	@Test

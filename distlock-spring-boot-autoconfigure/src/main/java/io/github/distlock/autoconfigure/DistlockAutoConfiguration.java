@@ -26,6 +26,7 @@ import org.springframework.core.env.Environment;
 import io.github.distlock.actuate.DeadlockWatch;
 import io.github.distlock.autoconfigure.security.ZookeeperSecurityConfigurer;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.spi.FenceStore;
 import io.github.distlock.curator.CuratorLocks;
 
 /**
@@ -122,20 +123,26 @@ public final class DistlockAutoConfiguration {
 	 * virtual threads ({@code spring.threads.virtual.enabled}), on a pool built like it
 	 * whose idle threads end after a second when it is a pool of platform threads, or, in
 	 * a context without one, on threads of distlock's own; never on a ZooKeeper thread.
+	 * The {@link FenceStore} beans (the fence tables of fenced transactions) are
+	 * registered for forced releases, looked up when one runs, so that no data source is
+	 * pulled in at startup.
 	 */
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(Locks.class)
 	CuratorLocks distlockLocks(CuratorFramework curatorFramework, DistlockProperties properties,
-			Environment environment, DistlockTaskThreads taskThreads) {
+			Environment environment, DistlockTaskThreads taskThreads, ObjectProvider<FenceStore> fenceStores) {
 		Duration waitTime = PropertyChecks.waitTime("distlock.lock.wait-time", properties.getLock().getWaitTime());
 		String applicationName = environment.getProperty("spring.application.name", "application");
-		return CuratorLocks.builder(curatorFramework)
+		CuratorLocks locks = CuratorLocks.builder(curatorFramework)
 			.defaultWaitTime(waitTime)
 			.applicationName(applicationName)
 			.connectionLossPolicy(properties.getLock().getConnectionLossPolicy())
 			.completionExecutor(taskThreads.executor())
 			.accessDeniedAdvice(new PropertiesAccessDeniedAdvice())
 			.build();
+		locks.addFenceStore((protocol, path, token) -> fenceStores.orderedStream()
+			.forEach((store) -> store.advancePast(protocol, path, token)));
+		return locks;
 	}
 
 	/**

@@ -29,8 +29,12 @@ import org.springframework.core.Ordered;
 import io.github.distlock.autoconfigure.embedded.DistlockEmbeddedZookeeperAutoConfiguration;
 import io.github.distlock.autoconfigure.embedded.EmbeddedZookeeperServer;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockTimeoutException;
 import io.github.distlock.core.Locks;
+import io.github.distlock.core.spi.FenceStore;
+import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.testsupport.DistlockContextRunners;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -229,6 +233,21 @@ class DistlockAutoConfigurationTests {
 				assertThat(client.usingNamespace(null).checkExists().forPath("/locks-bean-test")).isNotNull();
 			}
 		});
+	}
+
+	@Test
+	void forcedReleaseAdvancesEveryFenceStoreBeanBeforeItRemovesTheHolder() {
+		List<String> fenced = new CopyOnWriteArrayList<>();
+		this.contextRunner.withPropertyValues("distlock.zookeeper.namespace=fence-stores-test")
+			.withBean("auditFence", FenceStore.class,
+					() -> (protocol, path, token) -> fenced.add(protocol + " " + path + " " + token))
+			.run((context) -> {
+				CuratorLocks locks = context.getBean(CuratorLocks.class);
+				LockHandle handle = locks.mutex("ledger").acquire(Duration.ofSeconds(10));
+				locks.admin().forceRelease(LockPath.parse("ledger"), LockProtocol.MUTEX, handle.fencingToken());
+				assertThat(fenced).containsExactly("MUTEX ledger " + handle.fencingToken());
+				handle.close();
+			});
 	}
 
 	@Test

@@ -31,14 +31,17 @@ import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.WriteLock;
 import io.github.distlock.autoconfigure.DistlockProperties;
+import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.MultiLockHandle;
 import io.github.distlock.core.StaleFencingTokenException;
+import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockTestContexts;
@@ -115,6 +118,46 @@ abstract class FencedTransactionTests {
 			assertThat(this.database.fence("mutex/stock/apples")).isEqualTo(tokenB);
 			relay.resume();
 		}
+	}
+
+	@Test
+	void holderRemovedByAForcedReleaseCannotCommitAndItsFenceIsAdvancedBeforeAnyoneTakesTheLock() throws Exception {
+		AnnotationConfigApplicationContext nodeA = node(contexts().connectString(), (properties) -> {
+		});
+		AnnotationConfigApplicationContext admin = node(contexts().connectString(), (properties) -> {
+		});
+		CountDownLatch paused = new CountDownLatch(1);
+		CountDownLatch resume = new CountDownLatch(1);
+		LockHandle[] heldByA = new LockHandle[1];
+		CompletableFuture<Long> writeA = CompletableFuture
+			.supplyAsync(() -> nodeA.getBean(StockService.class).set("cherries", 1, () -> {
+				heldByA[0] = LockContext.current().locks().get(0);
+				paused.countDown();
+				await(resume);
+			}));
+		assertThat(paused.await(10, TimeUnit.SECONDS)).isTrue();
+		long tokenA = heldByA[0].fencingToken();
+		// The test contexts make their locks themselves; the auto-configuration
+		// registers the fence table so (DistlockAutoConfigurationTests).
+		CuratorLocks locks = admin.getBean(CuratorLocks.class);
+		locks.addFenceStore(admin.getBean(JdbcTransactionFencing.class));
+		locks.admin().forceRelease(LockPath.of("stock/cherries"), LockProtocol.MUTEX, tokenA);
+		// Fenced before the node was deleted, with no newer holder yet.
+		assertThat(this.database.fence("mutex/stock/cherries")).isEqualTo(tokenA + 1);
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(20))
+			.until(() -> heldByA[0].state() == LockState.LOST);
+		resume.countDown();
+		assertThat(writeA).failsWithin(Duration.ofSeconds(10))
+			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+			.havingCause()
+			.isInstanceOf(DistributedLockException.class);
+		assertThat(this.database.quantity("cherries")).isNull();
+		// The next holder's token is past the fence: it commits.
+		long tokenB = admin.getBean(StockService.class).set("cherries", 2, () -> {
+		});
+		assertThat(tokenB).isGreaterThan(tokenA + 1);
+		assertThat(this.database.quantity("cherries")).isEqualTo(2);
 	}
 
 	@Test

@@ -28,13 +28,16 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 
 import io.github.distlock.annotation.DistributedLock;
+import io.github.distlock.core.DistributedLockException;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.ReactiveLockContext;
 import io.github.distlock.core.StaleFencingTokenException;
+import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.LockTestContexts;
@@ -138,6 +141,32 @@ abstract class ReactiveFencedTransactionTests {
 			assertThat(fence("mutex/stock/apples")).isEqualTo(tokenB);
 			relay.resume();
 		}
+	}
+
+	@Test
+	void holderRemovedByAForcedReleaseCannotCommit() throws Exception {
+		insertStock("cherries", 0);
+		AnnotationConfigApplicationContext nodeA = node(contexts().connectString());
+		AnnotationConfigApplicationContext admin = node(contexts().connectString());
+		CountDownLatch paused = new CountDownLatch(1);
+		CompletableFuture<Void> resume = new CompletableFuture<>();
+		CompletableFuture<Long> writeA = nodeA.getBean(ReactiveStock.class)
+			.set("cherries", 1, Mono.fromRunnable(paused::countDown).then(Mono.fromFuture(resume)))
+			.toFuture();
+		assertThat(paused.await(10, TimeUnit.SECONDS)).isTrue();
+		CuratorLocks locks = admin.getBean(CuratorLocks.class);
+		// The test contexts make their locks themselves; the auto-configuration
+		// registers the fence table so (DistlockAutoConfigurationTests).
+		locks.addFenceStore(admin.getBean(R2dbcTransactionFencing.class));
+		long tokenA = locks.admin().locks().get(0).holders().get(0).fencingToken();
+		locks.admin().forceRelease(LockPath.of("stock/cherries"), LockProtocol.MUTEX, tokenA);
+		assertThat(fence("mutex/stock/cherries")).isEqualTo(tokenA + 1);
+		resume.complete(null);
+		assertThat(writeA).failsWithin(WAIT)
+			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+			.havingCause()
+			.isInstanceOf(DistributedLockException.class);
+		assertThat(quantity("cherries")).isZero();
 	}
 
 	@Test

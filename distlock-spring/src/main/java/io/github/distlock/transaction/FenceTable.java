@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.StaleFencingTokenException;
 
 /**
@@ -81,6 +83,43 @@ public final class FenceTable {
 	 */
 	public static String key(LockHandle handle) {
 		return handle.kind().subtree() + "/" + handle.path();
+	}
+
+	/**
+	 * The key of a lock's row, as {@link #key(LockHandle)} gives it for its holders.
+	 * @param protocol the lock's protocol, whose subtree its kinds share
+	 * @param path the lock's path
+	 * @return the key, such as {@code mutex/orders/42}
+	 */
+	public static String key(LockProtocol protocol, LockPath path) {
+		return protocol.subtree() + "/" + path;
+	}
+
+	/**
+	 * Advance the row of a lock past a token, so that a commit carrying that token or an
+	 * older one is refused: the fence of a forced release. The row then holds the token
+	 * plus one (the next holder's token is higher: its node was made after the removed
+	 * one's delete); a row already past it is left as it is.
+	 * @param connection a connection in a transaction of its own
+	 * @param key the lock's key
+	 * @param token the removed holder's token
+	 * @throws SQLException if the database fails
+	 */
+	void advancePast(Connection connection, String key, long token) throws SQLException {
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+			if (update(connection, key, token + 1)) {
+				return;
+			}
+			Long seen = select(connection, key);
+			if (seen != null && seen > token) {
+				return;
+			}
+			if (seen == null && insertFirst(connection, key, token + 1)) {
+				return;
+			}
+		}
+		throw new SQLException("The row of lock '" + key + "' in " + this.name + " could not be advanced past " + token
+				+ " in " + ATTEMPTS + " attempts");
 	}
 
 	/**

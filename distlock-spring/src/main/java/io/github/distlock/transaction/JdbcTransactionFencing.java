@@ -28,6 +28,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import io.github.distlock.core.Handle;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
+import io.github.distlock.core.spi.FenceStore;
 import io.github.distlock.interceptor.TransactionFencing;
 
 /**
@@ -45,8 +48,11 @@ import io.github.distlock.interceptor.TransactionFencing;
  * by all of them, as is the transaction running when a fenced call enters. One
  * synchronization per transaction holds its fences; a lock entered twice (a re-entry, a
  * downgrade) fences once, with the token of the hold it entered.
+ * <p>
+ * As a {@link FenceStore}, it advances a lock's row past a holder removed by
+ * {@code LockAdmin#forceRelease}, in a transaction of its own on the data source.
  */
-public final class JdbcTransactionFencing implements TransactionFencing, TransactionExecutionListener {
+public final class JdbcTransactionFencing implements TransactionFencing, TransactionExecutionListener, FenceStore {
 
 	private final Supplier<@Nullable DataSource> dataSource;
 
@@ -74,6 +80,45 @@ public final class JdbcTransactionFencing implements TransactionFencing, Transac
 	/** The fence table. */
 	public FenceTable table() {
 		return this.table;
+	}
+
+	/**
+	 * Advance the row of a lock past a removed holder's token, in a transaction of its
+	 * own on the data source: that holder's fenced commits are refused from then on.
+	 * Without a data source there is nothing to fence.
+	 * @throws IllegalStateException if the database refused it
+	 */
+	@Override
+	public void advancePast(LockProtocol protocol, LockPath path, long fencingToken) {
+		DataSource dataSource = this.dataSource.get();
+		if (dataSource == null) {
+			return;
+		}
+		String key = FenceTable.key(protocol, path);
+		try (Connection connection = dataSource.getConnection()) {
+			boolean autoCommit = connection.getAutoCommit();
+			connection.setAutoCommit(false);
+			try {
+				this.table.advancePast(connection, key, fencingToken);
+				connection.commit();
+			}
+			catch (SQLException | RuntimeException ex) {
+				connection.rollback();
+				throw ex;
+			}
+			finally {
+				connection.setAutoCommit(autoCommit);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Advancing the fence of lock '" + key + "' in " + this.table.name()
+					+ " past token " + fencingToken + " failed: " + ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "JDBC fence table " + this.table.name();
 	}
 
 	@Override

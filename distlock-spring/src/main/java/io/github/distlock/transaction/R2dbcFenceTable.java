@@ -82,6 +82,36 @@ final class R2dbcFenceTable {
 	}
 
 	/**
+	 * Advance the row of a lock past a removed holder's token, as {@link FenceTable}'s
+	 * {@code advancePast} does: the fence of a forced release.
+	 * @param connection a connection in a transaction of its own
+	 * @param key the lock's key
+	 * @param token the removed holder's token
+	 * @param attempt the attempt, from 1
+	 * @return completes once the row is past the token
+	 */
+	Mono<Void> advancePast(Connection connection, String key, long token, int attempt) {
+		return update(connection, key, token + 1).flatMap((updated) -> {
+			if (updated) {
+				return Mono.<Void>empty();
+			}
+			return select(connection, key).map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap((seen) -> {
+				if (seen.isPresent() && seen.get() > token) {
+					return Mono.<Void>empty();
+				}
+				if (attempt == FenceTable.ATTEMPTS) {
+					return Mono
+						.<Void>error(new IllegalStateException("The row of lock '" + key + "' in " + this.table.name()
+								+ " could not be advanced past " + token + " in " + attempt + " attempts"));
+				}
+				Mono<Boolean> inserted = seen.isPresent() ? Mono.just(false) : insertFirst(connection, key, token + 1);
+				return inserted
+					.flatMap((done) -> done ? Mono.<Void>empty() : advancePast(connection, key, token, attempt + 1));
+			});
+		});
+	}
+
+	/**
 	 * The first fenced commit of the lock inserts its row; a concurrent first commit may
 	 * insert it too, and the loser goes back to the conditional update, under a savepoint
 	 * because PostgreSQL refuses every statement after a failed one.

@@ -1,6 +1,7 @@
 package io.github.distlock.transaction;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -31,6 +33,9 @@ import org.springframework.transaction.reactive.TransactionSynchronizationManage
 import io.github.distlock.core.Handle;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
+import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
+import io.github.distlock.core.spi.FenceStore;
 import io.github.distlock.interceptor.ReactiveTransactionFencing;
 
 /**
@@ -48,8 +53,11 @@ import io.github.distlock.interceptor.ReactiveTransactionFencing;
  * A transaction that is already running in the pipeline when the call enters is fenced
  * instead (the call takes part in it), as with JDBC. One synchronization per transaction
  * holds its fences; a lock entered twice fences once, with the token of its first hold.
+ * <p>
+ * As a {@link FenceStore}, it advances a lock's row past a holder removed by
+ * {@code LockAdmin#forceRelease}, in a transaction of its own.
  */
-public final class R2dbcTransactionFencing implements ReactiveTransactionFencing {
+public final class R2dbcTransactionFencing implements ReactiveTransactionFencing, FenceStore {
 
 	private final Supplier<@Nullable ConnectionFactory> connectionFactory;
 
@@ -81,6 +89,34 @@ public final class R2dbcTransactionFencing implements ReactiveTransactionFencing
 	/** The fence table. */
 	public FenceTable table() {
 		return this.table;
+	}
+
+	/**
+	 * Advance the row of a lock past a removed holder's token, in a transaction of its
+	 * own on the connection factory, waiting up to 30 seconds: that holder's fenced
+	 * commits are refused from then on. Without a connection factory there is nothing to
+	 * fence.
+	 */
+	@Override
+	public void advancePast(LockProtocol protocol, LockPath path, long fencingToken) {
+		ConnectionFactory connectionFactory = connectionFactory();
+		if (connectionFactory == null) {
+			return;
+		}
+		R2dbcFenceTable statements = statements(connectionFactory);
+		String key = FenceTable.key(protocol, path);
+		Mono.usingWhen(Mono.from(connectionFactory.create()),
+				(connection) -> Mono.from(connection.beginTransaction())
+					.then(statements.advancePast(connection, key, fencingToken, 1))
+					.then(Mono.from(connection.commitTransaction()))
+					.onErrorResume((ex) -> Mono.from(connection.rollbackTransaction()).then(Mono.error(ex))),
+				Connection::close)
+			.block(Duration.ofSeconds(30));
+	}
+
+	@Override
+	public String toString() {
+		return "R2DBC fence table " + this.table.name();
 	}
 
 	@Override

@@ -23,7 +23,9 @@ public final class ServerWatches {
 	}
 
 	/**
-	 * Return the watched paths under a namespace on one server.
+	 * Return the watched paths under a namespace on one server, but for the notice node
+	 * of forced releases ({@code /forced-releases}), which every distlock client keeps
+	 * one watch on for as long as it lives.
 	 * @param port the server's client port
 	 * @param namespace the namespace of the nodes whose watches count
 	 */
@@ -35,6 +37,7 @@ public final class ServerWatches {
 		return Arrays.stream(report.split("\n"))
 			.map(String::trim)
 			.filter((line) -> line.startsWith("/" + namespace))
+			.filter((line) -> !line.equals("/" + namespace + "/forced-releases"))
 			.toList();
 	}
 
