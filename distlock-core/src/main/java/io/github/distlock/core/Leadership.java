@@ -20,8 +20,18 @@ import java.util.concurrent.CompletableFuture;
  * leader writes, as a fencing token.
  * <p>
  * Group names are literal lock paths ({@link LockPath#parse(String)}).
+ * <p>
+ * Every member has a {@linkplain #memberId() member id}, written as the data of its latch
+ * nodes: the id a raw {@code LeaderLatch} reads as the participant's id.
  */
 public interface Leadership {
+
+	/**
+	 * This instance's id in every group it joins: the data of its latch nodes, shown by
+	 * {@link #inspect(String)} and carried by the events.
+	 * @return the member id, {@code application@host:pid} unless configured
+	 */
+	String memberId();
 
 	/**
 	 * Take part in the group's election, if this instance does not already. Returns at
@@ -74,11 +84,11 @@ public interface Leadership {
 	Optional<LockHandle> tenure(String group);
 
 	/**
-	 * Who leads the group, as ZooKeeper has it now (a blocking read): the data of the
-	 * first latch node, which names its holder as for locks (a raw {@code LeaderLatch}
+	 * Who leads the group, as ZooKeeper has it now (a blocking read): the member id of
+	 * the first latch node ({@link LockParticipant#memberId()}; a raw {@code LeaderLatch}
 	 * writes its participant id).
 	 * @param group the group
-	 * @return the leader's node data, or empty if the group has no member
+	 * @return the leader's member id, or empty if the group has no member
 	 */
 	Optional<String> leader(String group);
 

@@ -68,6 +68,8 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	private final Duration drain;
 
+	private final String memberId;
+
 	// What a participant's tenure tells, and the policy it follows.
 	private final Tenure.Election election = new Tenure.Election() {
 
@@ -79,6 +81,11 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		@Override
 		public Duration drain() {
 			return CuratorLeadership.this.drain;
+		}
+
+		@Override
+		public String memberId() {
+			return CuratorLeadership.this.memberId;
 		}
 
 		@Override
@@ -99,7 +106,18 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	 * the election shares; close this before them
 	 */
 	public CuratorLeadership(CuratorLocks locks) {
-		this(locks, DRAIN);
+		this(locks, locks.engine().identity().memberId());
+	}
+
+	/**
+	 * Create the leader election of the given locks' client, with the given member id.
+	 * @param locks the locks, whose client, threads, session and connection-loss policy
+	 * the election shares; close this before them
+	 * @param memberId this instance's id in its groups, written as its latch nodes' data:
+	 * unique among the members of a group
+	 */
+	public CuratorLeadership(CuratorLocks locks, String memberId) {
+		this(locks, DRAIN, memberId);
 	}
 
 	/**
@@ -107,9 +125,32 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	 * at most the given time for the calls under their tenure.
 	 */
 	CuratorLeadership(CuratorLocks locks, Duration drain) {
+		this(locks, drain, locks.engine().identity().memberId());
+	}
+
+	private CuratorLeadership(CuratorLocks locks, Duration drain, String memberId) {
+		if (memberId == null || memberId.isBlank()) {
+			throw new IllegalArgumentException(
+					"CuratorLeadership: the member id must not be blank, was '" + memberId + "'");
+		}
 		this.locks = locks;
 		this.engine = locks.engine();
 		this.drain = drain;
+		this.memberId = memberId;
+	}
+
+	/**
+	 * The member id an application's instance takes by default.
+	 * @param applicationName the application's name
+	 * @return {@code applicationName@host:pid}, the host and process of this JVM
+	 */
+	public static String defaultMemberId(String applicationName) {
+		return HolderIdentity.memberId(applicationName);
+	}
+
+	@Override
+	public String memberId() {
+		return this.memberId;
 	}
 
 	ConnectionLossPolicy policy() {
@@ -197,8 +238,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	@Override
 	public Optional<String> leader(String group) {
 		List<LockParticipant> participants = inspect(group).participants();
-		return participants.isEmpty() ? Optional.empty()
-				: Optional.of(new String(participants.get(0).data(), java.nio.charset.StandardCharsets.UTF_8));
+		return participants.isEmpty() ? Optional.empty() : Optional.of(participants.get(0).memberId());
 	}
 
 	@Override
@@ -207,8 +247,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		String queuePath = QueuePaths.of(io.github.distlock.core.LockKind.LEADER, path);
 		Participant participant = this.participants.get(path.value());
 		boolean leading = participant != null && participant.isLeader();
-		return new LeadershipGroup(path.value(), queuePath, participant != null && participant.isJoined(), leading,
-				leading ? participant.epoch() : 0, read(queuePath));
+		return new LeadershipGroup(path.value(), this.memberId, queuePath,
+				participant != null && participant.isJoined(), leading, leading ? participant.epoch() : 0,
+				read(queuePath));
 	}
 
 	/** The latch nodes of a group, in queue order (blocking reads, for inspection). */
@@ -279,7 +320,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	void granted(String group, long epoch) {
-		LeadershipGrantedEvent event = new LeadershipGrantedEvent(group, epoch);
+		LeadershipGrantedEvent event = new LeadershipGrantedEvent(group, epoch, this.memberId);
 		this.engine.threads().reportLoss(() -> {
 			for (LeadershipListener listener : this.listeners) {
 				try {
@@ -293,7 +334,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	void revoked(String group, long epoch) {
-		LeadershipRevokedEvent event = new LeadershipRevokedEvent(group, epoch);
+		LeadershipRevokedEvent event = new LeadershipRevokedEvent(group, epoch, this.memberId);
 		this.engine.threads().reportLoss(() -> {
 			for (LeadershipListener listener : this.listeners) {
 				try {

@@ -1,5 +1,6 @@
 package io.github.distlock.curator;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -63,6 +64,9 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 
 	private final Watcher nodeWatch = this::nodeChanged;
 
+	// The member id, as its latch nodes' data: what a raw LeaderLatch reads as its id.
+	private final byte[] nodeData;
+
 	// Guarded by this.
 
 	private final Tenure tenure;
@@ -83,6 +87,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		this.group = path.value();
 		this.path = path;
 		this.queuePath = QueuePaths.of(LockKind.LEADER, path);
+		this.nodeData = election.memberId().getBytes(StandardCharsets.UTF_8);
 		this.tenure = new Tenure(this, election, engine, path, this);
 		this.recheck = new LatchRecheck(this, engine, this.group, this.queuePath, rechecked());
 	}
@@ -252,8 +257,8 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 
 	/** Queue with a new node, once the namespace is ready. */
 	private void queue() {
-		QueuePosition position = new QueuePosition(this.engine, this, this.queuePath, QueueDriver.LATCH,
-				this.engine.identity().nodeData("leader of " + this.group), null, LoneCheck.OFF);
+		QueuePosition position = new QueuePosition(this.engine, this, this.queuePath, QueueDriver.LATCH, this.nodeData,
+				null, LoneCheck.OFF);
 		this.position = position;
 		this.engine.threads().request(() -> startWhenReady(position));
 	}

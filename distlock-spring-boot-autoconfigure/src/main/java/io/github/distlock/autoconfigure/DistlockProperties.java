@@ -616,6 +616,22 @@ public class DistlockProperties {
 		 */
 		private boolean giveUpWhenRefusingTraffic;
 
+		/**
+		 * Id of this instance in every group it joins, written as its latch nodes' data
+		 * (the participant id a raw Curator LeaderLatch reads). Unique among the members
+		 * of a group; spring.application.name@host:pid (application@host:pid without a
+		 * name) if not set.
+		 */
+		private @Nullable String memberId;
+
+		public @Nullable String getMemberId() {
+			return this.memberId;
+		}
+
+		public void setMemberId(@Nullable String memberId) {
+			this.memberId = memberId;
+		}
+
 		public List<String> getGroups() {
 			return this.groups;
 		}

@@ -33,7 +33,8 @@ class LeadershipOperationsTests {
 
 	@Test
 	void endpointHealthAndGaugeShowTheGroups() throws Exception {
-		try (ConfigurableApplicationContext leader = start(); ConfigurableApplicationContext member = start()) {
+		try (ConfigurableApplicationContext leader = start("ops-leader");
+				ConfigurableApplicationContext member = start("ops-member")) {
 			Leadership leading = leader.getBean(Leadership.class);
 			long epoch = leading.awaitLeadership("ops").get(20, TimeUnit.SECONDS);
 			Leadership following = member.getBean(Leadership.class);
@@ -51,7 +52,10 @@ class LeadershipOperationsTests {
 			assertThat(group.participants()).extracting(DistlockEndpoint.NodeDescriptor::holds)
 				.containsExactly(true, false);
 			assertThat(group.participants().get(0).fencingToken()).isEqualTo(epoch);
-			assertThat(group.participants().get(0).identity()).isNotNull();
+			// The latch nodes hold the member ids, as a raw LeaderLatch's hold its id.
+			assertThat(group.memberId()).isEqualTo("ops-member");
+			assertThat(group.leaderId()).isEqualTo("ops-leader");
+			assertThat(group.participants().get(0).identity()).isNull();
 			DistlockEndpoint.GroupDescriptor leaderView = leader.getBean(DistlockEndpoint.class)
 				.locks()
 				.groups()
@@ -81,10 +85,10 @@ class LeadershipOperationsTests {
 		return context.getBean(DistlockHealthIndicator.class).health(true);
 	}
 
-	private static ConfigurableApplicationContext start() {
+	private static ConfigurableApplicationContext start(String memberId) {
 		return new SpringApplicationBuilder(MetricsDocsTests.MetricsApplication.class).web(WebApplicationType.NONE)
 			.run(DistlockContextRunners.arguments(zookeeper, "distlock.leadership.groups=ops",
-					"management.endpoints.access.default=read-only",
+					"distlock.leadership.member-id=" + memberId, "management.endpoints.access.default=read-only",
 					"management.endpoints.web.exposure.include=distlock"));
 	}
 

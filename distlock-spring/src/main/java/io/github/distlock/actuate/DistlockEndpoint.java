@@ -233,6 +233,9 @@ public class DistlockEndpoint {
 	 * One group whose leader election this instance takes part in.
 	 *
 	 * @param group the group
+	 * @param memberId this instance's member id
+	 * @param leaderId the member id of the group's leader now, or {@code null} if it has
+	 * none or ZooKeeper could not be read
 	 * @param node the group's ZooKeeper node, relative to the namespace
 	 * @param leader whether this instance leads it now
 	 * @param epoch the epoch of this instance's tenure while it leads, else {@code null}
@@ -241,8 +244,8 @@ public class DistlockEndpoint {
 	 * not be read
 	 * @param error why the participants could not be read, or {@code null}
 	 */
-	public record GroupDescriptor(String group, @Nullable String node, boolean leader, @Nullable Long epoch,
-			List<NodeDescriptor> participants, @Nullable String error) {
+	public record GroupDescriptor(String group, String memberId, @Nullable String leaderId, @Nullable String node,
+			boolean leader, @Nullable Long epoch, List<NodeDescriptor> participants, @Nullable String error) {
 
 		static GroupDescriptor of(Leadership leadership, String group) {
 			boolean leading = leadership.isLeader(group);
@@ -250,11 +253,12 @@ public class DistlockEndpoint {
 			Long tenure = epoch.isPresent() ? epoch.getAsLong() : null;
 			try {
 				LeadershipGroup view = leadership.inspect(group);
-				return new GroupDescriptor(group, view.node(), leading, tenure,
-						view.participants().stream().map(NodeDescriptor::of).toList(), null);
+				return new GroupDescriptor(group, view.memberId(), view.leaderId().orElse(null), view.node(), leading,
+						tenure, view.participants().stream().map(NodeDescriptor::of).toList(), null);
 			}
 			catch (RuntimeException ex) {
-				return new GroupDescriptor(group, null, leading, tenure, List.of(), ex.getMessage());
+				return new GroupDescriptor(group, leadership.memberId(), null, null, leading, tenure, List.of(),
+						ex.getMessage());
 			}
 		}
 

@@ -61,8 +61,16 @@ public final class DistlockLeadershipAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(Leadership.class)
-	CuratorLeadership distlockLeadership(CuratorLocks locks, ApplicationEventPublisher publisher) {
-		CuratorLeadership leadership = new CuratorLeadership(locks);
+	CuratorLeadership distlockLeadership(CuratorLocks locks, DistlockProperties properties,
+			ApplicationEventPublisher publisher) {
+		String memberId = properties.getLeadership().getMemberId();
+		if (memberId != null && memberId.isBlank()) {
+			throw new IllegalArgumentException(
+					"distlock.leadership.member-id must not be blank, was '" + memberId + "'");
+		}
+		// Unset: spring.application.name@host:pid, from the locks.
+		CuratorLeadership leadership = (memberId != null) ? new CuratorLeadership(locks, memberId)
+				: new CuratorLeadership(locks);
 		leadership.addListener(new LeadershipListener() {
 
 			@Override
