@@ -55,6 +55,50 @@ public interface Leadership {
 	 */
 	void relinquish(String group);
 
+	/**
+	 * Hand this instance's tenure to another member of the group, with nobody leading in
+	 * between: the distlock members queued between this leader and the target queue again
+	 * behind the target, then this leader's calls under the tenure drain (as when it
+	 * leaves), its tenure ends and its latch node is deleted, so that the target's node
+	 * is first. This instance queues again at the end. The target's epoch is larger than
+	 * this tenure's. A member between that does not queue again within 10 s (a raw
+	 * {@code LeaderLatch}, which keeps its place) fails the transfer, and this instance
+	 * keeps leading.
+	 * @param group the group, which this instance leads
+	 * @param memberId the {@linkplain #memberId() member id} of a live member of the
+	 * group; this instance's own gives its epoch at once
+	 * @return completes with the target's epoch once ZooKeeper has it first; fails with
+	 * an {@link IllegalStateException} naming the group and the member when the target
+	 * leaves, this instance stops leading, or a member between does not move
+	 * @throws IllegalStateException if this instance does not lead the group, or a
+	 * transfer of it is under way
+	 * @throws IllegalArgumentException if no live member of the group has that id, or
+	 * several have
+	 */
+	CompletableFuture<Long> transferTo(String group, String memberId);
+
+	/**
+	 * Follow who leads a group, without taking part in its election: from now on, every
+	 * change of its leader is published to the listeners as a {@link LeaderChangedEvent},
+	 * driven by a watch on the group's node (no polling), raw {@code LeaderLatch} leaders
+	 * included, until this instance closes; the first event tells the leader when the
+	 * observation began.
+	 * @param group the group
+	 * @return its leader now (a blocking read; for a group already observed, as last
+	 * seen), or empty if it has none
+	 */
+	Optional<ObservedLeader> observe(String group);
+
+	/** The groups this instance observes. */
+	Set<String> observedGroups();
+
+	/**
+	 * The leader of an observed group as last seen (no read).
+	 * @param group the group
+	 * @return its leader, or empty if it has none or the group is not observed
+	 */
+	Optional<ObservedLeader> observed(String group);
+
 	/** The groups this instance takes part in. */
 	Set<String> groups();
 

@@ -1,11 +1,8 @@
 package io.github.distlock.curator;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -15,14 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.LeaderChangedEvent;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGrantedEvent;
 import io.github.distlock.core.LeadershipGroup;
@@ -32,6 +26,7 @@ import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.ObservedLeader;
 
 /**
  * {@link Leadership} on the engine of one {@link CuratorLocks}: the same client, threads
@@ -53,6 +48,11 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	private final ConcurrentMap<String, Participant> participants = new ConcurrentHashMap<>();
 
 	private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+
+	private final ConcurrentMap<String, Observation> observations = new ConcurrentHashMap<>();
+
+	// The transfers under way, by group.
+	private final ConcurrentMap<String, CompletableFuture<Long>> transfers = new ConcurrentHashMap<>();
 
 	// Guards closed with the joins that check it: a join that passed the check is done
 	// before close leaves every group, so close leaves its group too.
@@ -192,6 +192,94 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	@Override
+	public CompletableFuture<Long> transferTo(String group, String memberId) {
+		String name = LockPath.parse(group).value();
+		String transfer = "Cannot transfer group '" + name + "' to member '" + memberId + "': ";
+		Participant participant = this.participants.get(name);
+		String ours = (participant != null && participant.isLeader()) ? participant.leadingNode() : null;
+		if (participant == null || ours == null) {
+			throw new IllegalStateException(transfer + "this instance ('" + this.memberId + "') does not lead it");
+		}
+		if (memberId.equals(this.memberId)) {
+			return CompletableFuture.completedFuture(participant.epoch());
+		}
+		HandOff handOff = HandOff.plan(this.engine, new HandOff.Leader() {
+
+			@Override
+			public boolean leads() {
+				return participant.isLeader() && ours.equals(participant.leadingNode());
+			}
+
+			@Override
+			public CompletableFuture<Void> handOver() {
+				return participant.handOver();
+			}
+
+		}, inspect(name), ours, memberId, transfer);
+		CompletableFuture<Long> done = new CompletableFuture<>();
+		if (this.transfers.putIfAbsent(name, done) != null) {
+			throw new IllegalStateException(transfer + "a transfer of the group is under way");
+		}
+		handOff.start(HandOff.MOVE_WAIT).whenComplete((epoch, ex) -> {
+			this.transfers.remove(name, done);
+			this.engine.threads().complete(() -> {
+				if (ex != null) {
+					done.completeExceptionally(ex);
+				}
+				else {
+					done.complete(epoch);
+				}
+			});
+		});
+		return done;
+	}
+
+	@Override
+	public Optional<ObservedLeader> observe(String group) {
+		LockPath path = LockPath.parse(group);
+		Observation observation;
+		synchronized (this.lifecycle) {
+			if (this.closed) {
+				throw new LockAcquisitionException(
+						"Cannot observe group '" + group + "': the leader election of this client was closed", null);
+			}
+			observation = this.observations.get(path.value());
+			if (observation != null) {
+				return observation.last();
+			}
+			observation = new Observation(this.engine, path.value(),
+					QueuePaths.of(io.github.distlock.core.LockKind.LEADER, path), this::leaderChanged);
+			this.observations.put(path.value(), observation);
+			this.engine.session().bind(observation);
+		}
+		return observation.start();
+	}
+
+	@Override
+	public Set<String> observedGroups() {
+		return new TreeSet<>(this.observations.keySet());
+	}
+
+	@Override
+	public Optional<ObservedLeader> observed(String group) {
+		Observation observation = this.observations.get(group);
+		return (observation != null) ? observation.last() : Optional.empty();
+	}
+
+	private void leaderChanged(LeaderChangedEvent event) {
+		this.engine.threads().reportLoss(() -> {
+			for (LeadershipListener listener : this.listeners) {
+				try {
+					listener.leaderChanged(event);
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Leadership listener failed", ex);
+				}
+			}
+		});
+	}
+
+	@Override
 	public Set<String> groups() {
 		Set<String> groups = new TreeSet<>();
 		this.participants.forEach((group, participant) -> {
@@ -249,58 +337,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		boolean leading = participant != null && participant.isLeader();
 		return new LeadershipGroup(path.value(), this.memberId, queuePath,
 				participant != null && participant.isJoined(), leading, leading ? participant.epoch() : 0,
-				read(queuePath));
-	}
-
-	/** The latch nodes of a group, in queue order (blocking reads, for inspection). */
-	private List<LockParticipant> read(String queuePath) {
-		this.engine.session().awaitConnection();
-		CuratorFramework client = this.engine.client();
-		try {
-			List<String> children;
-			try {
-				children = client.getChildren().forPath(queuePath);
-			}
-			catch (KeeperException.NoNodeException ex) {
-				return List.of();
-			}
-			Map<String, Stat> stats = new HashMap<>();
-			Map<String, byte[]> data = new HashMap<>();
-			for (String name : children) {
-				if (!QueueDriver.isNode(name, QueueDriver.LATCH_NAME)) {
-					continue;
-				}
-				Stat stat = new Stat();
-				try {
-					byte[] bytes = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queuePath, name));
-					stats.put(name, stat);
-					data.put(name, (bytes != null) ? bytes : new byte[0]);
-				}
-				catch (KeeperException.NoNodeException ex) {
-					// Left meanwhile.
-				}
-			}
-			Map<String, Long> czxids = new HashMap<>();
-			stats.forEach((name, stat) -> czxids.put(name, stat.getCzxid()));
-			List<String> sorted = QueueDriver.sorted(new ArrayList<>(stats.keySet()), czxids, QueueDriver.LATCH_NAME);
-			List<LockParticipant> participants = new ArrayList<>(sorted.size());
-			boolean first = true;
-			for (String name : sorted) {
-				Stat stat = stats.get(name);
-				participants.add(new LockParticipant(name, QueueDriver.sequence(name, QueueDriver.LATCH_NAME),
-						stat.getCzxid(), Instant.ofEpochMilli(stat.getCtime()), first, null, stat.getEphemeralOwner(),
-						data.get(name)));
-				first = false;
-			}
-			return participants;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException("Interrupted while reading " + queuePath, ex);
-		}
-		catch (Exception ex) {
-			throw new LockAcquisitionException("Reading " + queuePath + " failed: " + ex, ex);
-		}
+				LatchReads.read(this.engine, queuePath));
 	}
 
 	/** The last failure of the group's participant, for health. */
@@ -375,6 +412,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		}
 		for (Participant participant : leaving) {
 			this.engine.session().unbind(participant);
+		}
+		for (Observation observation : this.observations.values()) {
+			this.engine.session().unbind(observation);
 		}
 	}
 
