@@ -75,8 +75,7 @@ class LeadershipHandOffTests {
 		assertThat(a.isLeader("jobs")).isFalse();
 		assertThat(b.isLeader("jobs")).isFalse();
 		assertThat(raw.hasLeadership()).isFalse();
-		// b queued again behind c before a gave up its node; the raw latch kept its
-		// place.
+		// b queued behind c before a gave up its node; the raw latch kept its place.
 		awaitMembers(c, "c", "raw", "b", "a");
 		assertThat(a.groups()).containsExactly("jobs");
 		await().atMost(WITHIN).until(() -> this.tenures.size() == 2 && this.tenures.get(0).revoked != 0);

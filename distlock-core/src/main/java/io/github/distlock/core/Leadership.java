@@ -69,7 +69,8 @@ public interface Leadership {
 	 * group; this instance's own gives its epoch at once
 	 * @return completes with the target's epoch once ZooKeeper has it first; fails with
 	 * an {@link IllegalStateException} naming the group and the member when the target
-	 * leaves, this instance stops leading, or a member between does not move
+	 * leaves, this instance stops leading, a member between does not move, or the target
+	 * does not lead within 40 s
 	 * @throws IllegalStateException if this instance does not lead the group, or a
 	 * transfer of it is under way
 	 * @throws IllegalArgumentException if no live member of the group has that id, or

@@ -52,8 +52,7 @@ final class HandOff {
 
 	private final long targetEpoch;
 
-	// The member id of every node when the hand-off began, to name those that do not
-	// move.
+	// The member id of each node when the hand-off began, to name those that stay.
 	private final Map<String, String> memberIds;
 
 	private final CompletableFuture<Long> done = new CompletableFuture<>();
@@ -119,6 +118,12 @@ final class HandOff {
 		this.engine.threads()
 			.timer()
 			.schedule(System.nanoTime() + wait.toNanos(), () -> this.engine.threads().request(this::timedOut));
+		// A session lost meanwhile takes the watch along: the future ends all the same.
+		Duration limit = wait.multipliedBy(4);
+		this.engine.threads()
+			.timer()
+			.schedule(System.nanoTime() + limit.toNanos(), () -> this.engine.threads()
+				.request(() -> fail("the target did not lead within " + limit + " (its leader may be gone)")));
 		try {
 			this.engine.requests().setData(this.queuePath, this.request.bytes(), -1, (event) -> {
 				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());

@@ -32,6 +32,8 @@ class ConfigurationMetadataTests {
 			"distlock.zookeeper.sasl.server-principal",
 			// unset means "only the groups @LeaderOnly names"
 			"distlock.leadership.groups",
+			// unset means "no group observed"
+			"distlock.leadership.observe",
 			// unset means "spring.application.name@host:pid", known only at runtime
 			"distlock.leadership.member-id");
 

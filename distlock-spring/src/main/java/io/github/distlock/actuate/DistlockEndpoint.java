@@ -22,6 +22,7 @@ import io.github.distlock.core.JobRun;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGroup;
 import io.github.distlock.core.LockParticipant;
+import io.github.distlock.core.ObservedLeader;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockQueue;
@@ -93,7 +94,7 @@ public class DistlockEndpoint {
 			.sorted(Comparator.comparing(WaitingAcquisition::startedAt))
 			.map(WaitingAcquisitionDescriptor::of)
 			.toList();
-		return new LocksDescriptor(held, waiting, groups(), jobs());
+		return new LocksDescriptor(held, waiting, groups(), observed(), jobs());
 	}
 
 	private List<JobDescriptor> jobs() {
@@ -137,6 +138,18 @@ public class DistlockEndpoint {
 		return groups;
 	}
 
+	private List<ObservedDescriptor> observed() {
+		Leadership leadership = this.leadership;
+		if (leadership == null) {
+			return List.of();
+		}
+		List<ObservedDescriptor> observed = new ArrayList<>();
+		for (String group : leadership.observedGroups()) {
+			observed.add(ObservedDescriptor.of(group, leadership.observed(group).orElse(null)));
+		}
+		return observed;
+	}
+
 	/**
 	 * Show the lock nodes of one path, for every kind of lock, as ZooKeeper has them now.
 	 * @param path the segments of the lock path, as escaped in ZooKeeper
@@ -174,10 +187,31 @@ public class DistlockEndpoint {
 	 * @param held the held locks, oldest first
 	 * @param waiting the acquisitions waiting for their lock, oldest first
 	 * @param groups the leader elections this instance takes part in, by group name
+	 * @param observed the groups this instance observes without taking part, by name
 	 * @param jobs the jobs this instance runs once per slot, by name
 	 */
 	public record LocksDescriptor(List<HeldLockDescriptor> held, List<WaitingAcquisitionDescriptor> waiting,
-			List<GroupDescriptor> groups, List<JobDescriptor> jobs) implements OperationResponseBody {
+			List<GroupDescriptor> groups, List<ObservedDescriptor> observed,
+			List<JobDescriptor> jobs) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One group this instance observes, and its leader as last seen.
+	 *
+	 * @param group the group
+	 * @param leaderId the leader's member id, or {@code null} if the group has none
+	 * @param epoch the leader's epoch, or {@code null}
+	 * @param since when this instance saw its tenure begin (or began to observe), or
+	 * {@code null}
+	 */
+	public record ObservedDescriptor(String group, @Nullable String leaderId, @Nullable Long epoch,
+			@Nullable Instant since) {
+
+		static ObservedDescriptor of(String group, @Nullable ObservedLeader leader) {
+			return (leader != null) ? new ObservedDescriptor(group, leader.memberId(), leader.epoch(), leader.since())
+					: new ObservedDescriptor(group, null, null, null);
+		}
 
 	}
 

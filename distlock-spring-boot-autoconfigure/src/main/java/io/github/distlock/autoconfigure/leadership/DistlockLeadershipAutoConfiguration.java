@@ -12,6 +12,7 @@ import org.springframework.core.Ordered;
 
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.autoconfigure.DistlockProperties;
+import io.github.distlock.core.LeaderChangedEvent;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGrantedEvent;
 import io.github.distlock.core.LeadershipListener;
@@ -83,6 +84,11 @@ public final class DistlockLeadershipAutoConfiguration {
 				publisher.publishEvent(event);
 			}
 
+			@Override
+			public void leaderChanged(LeaderChangedEvent event) {
+				publisher.publishEvent(event);
+			}
+
 		});
 		return leadership;
 	}
@@ -95,7 +101,8 @@ public final class DistlockLeadershipAutoConfiguration {
 		return new LeadershipMembership(leadership, () -> {
 			LeaderOnlyOperationSource found = source.getIfAvailable();
 			return (found != null) ? found.groups() : java.util.Set.of();
-		}, config.getGroups(), config.isGiveUpWhenRefusingTraffic());
+		}, config.getGroups(), config.getObserve(),
+				config.isRequireReadiness() || config.isGiveUpWhenRefusingTraffic());
 	}
 
 }
