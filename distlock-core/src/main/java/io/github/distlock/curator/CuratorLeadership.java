@@ -49,10 +49,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
 
-	private final ConcurrentMap<String, Observation> observations = new ConcurrentHashMap<>();
+	private final Observations observations;
 
-	// The transfers under way, by group.
-	private final ConcurrentMap<String, CompletableFuture<Long>> transfers = new ConcurrentHashMap<>();
+	private final Transfers transfers;
 
 	// Guards closed with the joins that check it: a join that passed the check is done
 	// before close leaves every group, so close leaves its group too.
@@ -137,6 +136,8 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		this.engine = locks.engine();
 		this.drain = drain;
 		this.memberId = memberId;
+		this.observations = new Observations(this.engine, this::leaderChanged);
+		this.transfers = new Transfers(this.engine);
 	}
 
 	/**
@@ -194,76 +195,31 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	@Override
 	public CompletableFuture<Long> transferTo(String group, String memberId) {
 		String name = LockPath.parse(group).value();
-		String transfer = "Cannot transfer group '" + name + "' to member '" + memberId + "': ";
-		Participant participant = this.participants.get(name);
-		String ours = (participant != null && participant.isLeader()) ? participant.leadingNode() : null;
-		if (participant == null || ours == null) {
-			throw new IllegalStateException(transfer + "this instance ('" + this.memberId + "') does not lead it");
-		}
-		if (memberId.equals(this.memberId)) {
-			return CompletableFuture.completedFuture(participant.epoch());
-		}
-		HandOff handOff = HandOff.plan(this.engine, new HandOff.Leader() {
-
-			@Override
-			public boolean leads() {
-				return participant.isLeader() && ours.equals(participant.leadingNode());
-			}
-
-			@Override
-			public CompletableFuture<Void> handOver() {
-				return participant.handOver();
-			}
-
-		}, inspect(name), ours, memberId, transfer);
-		CompletableFuture<Long> done = new CompletableFuture<>();
-		if (this.transfers.putIfAbsent(name, done) != null) {
-			throw new IllegalStateException(transfer + "a transfer of the group is under way");
-		}
-		handOff.start(HandOff.MOVE_WAIT).whenComplete((epoch, ex) -> {
-			this.transfers.remove(name, done);
-			this.engine.threads().complete(() -> {
-				if (ex != null) {
-					done.completeExceptionally(ex);
-				}
-				else {
-					done.complete(epoch);
-				}
-			});
-		});
-		return done;
+		return this.transfers.transfer(name, this.participants.get(name), this.memberId, memberId, this::inspect);
 	}
 
 	@Override
 	public Optional<ObservedLeader> observe(String group) {
 		LockPath path = LockPath.parse(group);
-		Observation observation;
+		Observation added;
 		synchronized (this.lifecycle) {
 			if (this.closed) {
 				throw new LockAcquisitionException(
 						"Cannot observe group '" + group + "': the leader election of this client was closed", null);
 			}
-			observation = this.observations.get(path.value());
-			if (observation != null) {
-				return observation.last();
-			}
-			observation = new Observation(this.engine, path.value(),
-					QueuePaths.of(io.github.distlock.core.LockKind.LEADER, path), this::leaderChanged);
-			this.observations.put(path.value(), observation);
-			this.engine.session().bind(observation);
+			added = this.observations.add(path);
 		}
-		return observation.start();
+		return (added != null) ? added.start() : this.observations.last(path.value());
 	}
 
 	@Override
 	public Set<String> observedGroups() {
-		return new TreeSet<>(this.observations.keySet());
+		return this.observations.groups();
 	}
 
 	@Override
 	public Optional<ObservedLeader> observed(String group) {
-		Observation observation = this.observations.get(group);
-		return (observation != null) ? observation.last() : Optional.empty();
+		return this.observations.last(group);
 	}
 
 	private void leaderChanged(LeaderChangedEvent event) {
@@ -413,9 +369,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		for (Participant participant : leaving) {
 			this.engine.session().unbind(participant);
 		}
-		for (Observation observation : this.observations.values()) {
-			this.engine.session().unbind(observation);
-		}
+		this.observations.close();
 	}
 
 }
