@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
  * member takes part, its data is watched (its existence, while the group has no node); a
  * request whose leader and target enclose the member's waiting node has the member
  * re-enter the queue, so that it sorts behind the target. The watch is set again after
- * every event and every reconnection; a stale request read again does no harm, since a
- * node that moved sorts behind the target, and so does every node made since.
+ * every event and every reconnection, and removed when the member leaves; a stale request
+ * read again does no harm, since a node that moved sorts behind the target, and so does
+ * every node made since.
  */
 final class HandOffWatch {
 
@@ -41,7 +42,11 @@ final class HandOffWatch {
 		try {
 			this.engine.requests().data(this.queuePath, this.watcher, (event) -> {
 				KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-				if (code == KeeperException.Code.OK) {
+				if (!this.mover.takesPart()) {
+					// Left while the read was under way.
+					unwatch();
+				}
+				else if (code == KeeperException.Code.OK) {
 					read(HandOffRequest.parse(event.getData()));
 				}
 				else if (code == KeeperException.Code.NONODE) {
@@ -58,7 +63,10 @@ final class HandOffWatch {
 	private void watchCreation() {
 		try {
 			this.engine.requests().stat(this.queuePath, this.watcher, (event) -> {
-				if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+				if (!this.mover.takesPart()) {
+					unwatch();
+				}
+				else if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
 					watch();
 				}
 			});
@@ -66,6 +74,15 @@ final class HandOffWatch {
 		catch (Exception ex) {
 			logger.debug("Could not watch {} for its creation: {}", this.queuePath, ex.toString());
 		}
+	}
+
+	/**
+	 * Stop watching: the member left (a watch stays registered until its node changes,
+	 * and is set again on every reconnection). Every data watch of this client on the
+	 * group node goes, on the server too: removing one watcher may leave the server's.
+	 */
+	void unwatch() {
+		this.engine.requests().removeAllWatches(this.watcher, this.queuePath, Watcher.WatcherType.Data);
 	}
 
 	private void changed(WatchedEvent event) {

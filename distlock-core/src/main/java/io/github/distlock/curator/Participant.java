@@ -125,6 +125,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		CompletableFuture<Void> deleted;
 		synchronized (this) {
 			this.joined = false;
+			this.handOffs.unwatch();
 			waiting = this.tenure.takeWaiters();
 			if (this.tenure.mustDrain()) {
 				deleted = drainThenDrop();
