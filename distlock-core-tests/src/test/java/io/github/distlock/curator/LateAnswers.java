@@ -100,7 +100,9 @@ final class LateAnswers {
 	private BackgroundCallback callback(BackgroundCallback callback) {
 		return (client, event) -> {
 			int code = event.getResultCode();
-			if (event.getType() == CuratorEventType.GET_DATA && code == KeeperException.Code.OK.intValue()) {
+			// A watch on a queue node (a sequential name), not on a group node's data.
+			if (event.getType() == CuratorEventType.GET_DATA && code == KeeperException.Code.OK.intValue()
+					&& event.getPath() != null && event.getPath().matches(".*\\d{10}")) {
 				this.watchesSet.incrementAndGet();
 			}
 			boolean lostRead = this.holdLosses && event.getType() == CuratorEventType.CHILDREN

@@ -36,6 +36,9 @@ import static org.awaitility.Awaitility.await;
  */
 class LateSessionLossTests {
 
+	// The member id every instance of this class takes by default.
+	private static final String MEMBER = CuratorLeadership.defaultMemberId("test");
+
 	private static final Duration WITHIN = Duration.ofSeconds(20);
 
 	@RegisterExtension
@@ -118,12 +121,12 @@ class LateSessionLossTests {
 
 		// The leader of the new session leads on, with the same epoch, never revoked; the
 		// leader of the old session was revoked.
-		await().atMost(WITHIN).until(() -> events.contains(new LeadershipRevokedEvent("before", epochBefore)));
+		await().atMost(WITHIN).until(() -> events.contains(new LeadershipRevokedEvent("before", epochBefore, MEMBER)));
 		await().atMost(WITHIN).until(() -> leadership.isLeader("led"));
 		assertThat(leadership.epoch("led").getAsLong()).isEqualTo(epochLed);
 		assertThat(events)
 			.filteredOn((event) -> event instanceof LeadershipGrantedEvent granted && granted.group().equals("led"))
-			.containsExactly(new LeadershipGrantedEvent("led", epochLed));
+			.containsExactly(new LeadershipGrantedEvent("led", epochLed, MEMBER));
 		assertThat(events)
 			.filteredOn((event) -> event instanceof LeadershipRevokedEvent revoked && revoked.group().equals("led"))
 			.isEmpty();
@@ -174,12 +177,12 @@ class LateSessionLossTests {
 		Faults.killSession(client);
 		await().atMost(WITHIN).until(() -> client.getZookeeperClient().isConnected() && session(client) != oldSession);
 		assertThat(held.told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
-		assertThat(events).doesNotContain(new LeadershipRevokedEvent("led", epoch));
+		assertThat(events).doesNotContain(new LeadershipRevokedEvent("led", epoch, MEMBER));
 
 		// Asked now, both answer lost, and both losses are told before any later event.
 		assertThat(hold.state()).isEqualTo(LockState.LOST);
 		assertThat(tenure.state()).isEqualTo(LockState.LOST);
-		await().atMost(WITHIN).until(() -> events.contains(new LeadershipRevokedEvent("led", epoch)));
+		await().atMost(WITHIN).until(() -> events.contains(new LeadershipRevokedEvent("led", epoch, MEMBER)));
 		await().atMost(WITHIN).until(() -> !losses.isEmpty());
 		assertThat(held.told).doesNotContain(ConnectionState.LOST, ConnectionState.RECONNECTED);
 
@@ -189,7 +192,7 @@ class LateSessionLossTests {
 		await().atMost(WITHIN).until(() -> leadership.isLeader("led"));
 		assertThat(leadership.epoch("led").getAsLong()).isGreaterThan(epoch);
 		assertThat(events).filteredOn((event) -> event instanceof LeadershipRevokedEvent)
-			.containsExactly(new LeadershipRevokedEvent("led", epoch));
+			.containsExactly(new LeadershipRevokedEvent("led", epoch, MEMBER));
 		assertThat(losses).extracting((lost) -> lost.path().value()).containsExactly("held");
 		hold.close();
 	}

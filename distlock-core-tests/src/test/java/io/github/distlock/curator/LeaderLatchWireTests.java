@@ -12,11 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LeadershipGrantedEvent;
+import io.github.distlock.core.LeadershipGroup;
 import io.github.distlock.core.LeadershipRevokedEvent;
 import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -25,6 +27,9 @@ import static org.awaitility.Awaitility.await;
  * election, in both directions, and distlock's latch nodes look like Curator's.
  */
 class LeaderLatchWireTests {
+
+	// The member id every instance of this class takes by default.
+	private static final String MEMBER = CuratorLeadership.defaultMemberId("test");
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
@@ -55,7 +60,8 @@ class LeaderLatchWireTests {
 		second.start();
 		await().atMost(WAIT).until(() -> second.getParticipants().size() == 2);
 		assertThat(second.hasLeadership()).isFalse();
-		assertThat(second.getLeader().getId()).contains("\"app\":\"test\"").contains("leader of wire");
+		// The participant id a raw latch reads is distlock's member id.
+		assertThat(second.getLeader().getId()).isEqualTo(MEMBER);
 		distlock.leave("wire").get(20, TimeUnit.SECONDS);
 		assertThat(second.await(20, TimeUnit.SECONDS)).isTrue();
 		assertThat(distlock.isLeader("wire")).isFalse();
@@ -76,7 +82,7 @@ class LeaderLatchWireTests {
 		assertThat(stat.getEphemeralOwner()).isNotZero();
 		assertThat(epoch).isEqualTo(stat.getCzxid());
 		String data = new String(raw.getData().forPath("/leader/shape/" + name), StandardCharsets.UTF_8);
-		assertThat(data).startsWith("{\"app\":\"test\"");
+		assertThat(data).isEqualTo(MEMBER);
 	}
 
 	@Test
@@ -96,8 +102,43 @@ class LeaderLatchWireTests {
 		long second = distlock.awaitLeadership("turns").get(20, TimeUnit.SECONDS);
 		assertThat(second).isGreaterThan(first);
 		await().atMost(WAIT).until(() -> events.size() == 3);
-		assertThat(events).containsExactly(new LeadershipGrantedEvent("turns", first),
-				new LeadershipRevokedEvent("turns", first), new LeadershipGrantedEvent("turns", second));
+		assertThat(events).containsExactly(new LeadershipGrantedEvent("turns", first, MEMBER),
+				new LeadershipRevokedEvent("turns", first, MEMBER),
+				new LeadershipGrantedEvent("turns", second, MEMBER));
+	}
+
+	@Test
+	void memberIdsAreTheParticipantIdsBothWays() throws Exception {
+		CuratorLeadership distlock = this.zookeeper.nodes()
+			.register(new CuratorLeadership(this.zookeeper.newNode(), "billing-7f9c"));
+		RecordedLeadershipEvents events = new RecordedLeadershipEvents();
+		distlock.addListener(events);
+		long epoch = distlock.awaitLeadership("ids").get(20, TimeUnit.SECONDS);
+		LeaderLatch latch = new LeaderLatch(this.zookeeper.newClient(), "/leader/ids", "raw-ids");
+		latch.start();
+		await().atMost(WAIT).until(() -> latch.getParticipants().size() == 2);
+		assertThat(latch.getParticipants()).extracting(org.apache.curator.framework.recipes.leader.Participant::getId)
+			.containsExactly("billing-7f9c", "raw-ids");
+		LeadershipGroup group = distlock.inspect("ids");
+		assertThat(group.memberId()).isEqualTo("billing-7f9c");
+		assertThat(group.memberIds()).containsExactly("billing-7f9c", "raw-ids");
+		assertThat(group.leaderId()).contains("billing-7f9c");
+		assertThat(distlock.leader("ids")).contains("billing-7f9c");
+		distlock.leave("ids").get(20, TimeUnit.SECONDS);
+		assertThat(latch.await(20, TimeUnit.SECONDS)).isTrue();
+		assertThat(distlock.inspect("ids").leaderId()).contains("raw-ids");
+		await().atMost(WAIT).until(() -> events.size() == 2);
+		assertThat(events).containsExactly(new LeadershipGrantedEvent("ids", epoch, "billing-7f9c"),
+				new LeadershipRevokedEvent("ids", epoch, "billing-7f9c"));
+		latch.close();
+	}
+
+	@Test
+	void blankMemberIdIsRefused() {
+		CuratorLocks locks = this.zookeeper.newNode();
+		assertThatIllegalArgumentException().isThrownBy(() -> new CuratorLeadership(locks, " "))
+			.withMessageContaining("member id")
+			.withMessageContaining("' '");
 	}
 
 }

@@ -44,6 +44,9 @@ import static org.awaitility.Awaitility.await;
  */
 class TenureRecheckTests {
 
+	// The member id every instance of this class takes by default.
+	private static final String MEMBER = CuratorLeadership.defaultMemberId("test");
+
 	private static final Duration SESSION = Duration.ofSeconds(20);
 
 	private static final Duration WITHIN = Duration.ofSeconds(10);
@@ -73,8 +76,8 @@ class TenureRecheckTests {
 			relay.restore();
 
 			await().atMost(WITHIN).until(() -> leader.events.size() == 2);
-			assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("group", epoch),
-					new LeadershipRevokedEvent("group", epoch));
+			assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("group", epoch, MEMBER),
+					new LeadershipRevokedEvent("group", epoch, MEMBER));
 			assertThat(leader.session()).isEqualTo(session);
 			assertThat(tenure.state()).isEqualTo(LockState.LOST);
 			assertQueuedAgainBehindTheNewNode(observer, nodes);
@@ -83,8 +86,9 @@ class TenureRecheckTests {
 			long again = leader.leadership.awaitLeadership("group").get(10, TimeUnit.SECONDS);
 			assertThat(again).isGreaterThan(epoch);
 			await().atMost(WITHIN).until(() -> leader.events.size() == 3);
-			assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("group", epoch),
-					new LeadershipRevokedEvent("group", epoch), new LeadershipGrantedEvent("group", again));
+			assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("group", epoch, MEMBER),
+					new LeadershipRevokedEvent("group", epoch, MEMBER),
+					new LeadershipGrantedEvent("group", again, MEMBER));
 		}
 	}
 
@@ -112,8 +116,9 @@ class TenureRecheckTests {
 			long again = leader.leadership.awaitLeadership("group").get(10, TimeUnit.SECONDS);
 			assertThat(again).isGreaterThan(epoch);
 			await().atMost(WITHIN).until(() -> leader.events.size() == 3);
-			assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("group", epoch),
-					new LeadershipRevokedEvent("group", epoch), new LeadershipGrantedEvent("group", again));
+			assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("group", epoch, MEMBER),
+					new LeadershipRevokedEvent("group", epoch, MEMBER),
+					new LeadershipGrantedEvent("group", again, MEMBER));
 		}
 	}
 
@@ -135,8 +140,9 @@ class TenureRecheckTests {
 			await().atMost(WITHIN).until(() -> leader.events.size() == 3);
 			long again = leader.leadership.epoch("group").orElseThrow();
 			assertThat(again).isGreaterThan(epoch);
-			assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("group", epoch),
-					new LeadershipRevokedEvent("group", epoch), new LeadershipGrantedEvent("group", again));
+			assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("group", epoch, MEMBER),
+					new LeadershipRevokedEvent("group", epoch, MEMBER),
+					new LeadershipGrantedEvent("group", again, MEMBER));
 			assertThat(leader.session()).isEqualTo(session);
 			assertThat(tenure.state()).isEqualTo(LockState.LOST);
 			assertThat(Faults.children(observer, QUEUE)).hasSize(1).doesNotContainAnyElementsOf(nodes);
@@ -192,7 +198,7 @@ class TenureRecheckTests {
 			await().atMost(WITHIN).until(() -> leader.isLeader("group"));
 			assertThat(leader.epoch("group")).hasValue(epoch);
 			assertThat(tenure.state()).isEqualTo(LockState.HELD);
-			assertThat(events).containsExactly(new LeadershipGrantedEvent("group", epoch));
+			assertThat(events).containsExactly(new LeadershipGrantedEvent("group", epoch, MEMBER));
 			tenure.close();
 		}
 	}

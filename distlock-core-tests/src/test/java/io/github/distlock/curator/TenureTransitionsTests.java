@@ -27,6 +27,9 @@ import static org.awaitility.Awaitility.await;
  */
 class TenureTransitionsTests {
 
+	// The member id every instance of this class takes by default.
+	private static final String MEMBER = CuratorLeadership.defaultMemberId("test");
+
 	private static final Duration WITHIN = Duration.ofSeconds(10);
 
 	@RegisterExtension
@@ -79,8 +82,8 @@ class TenureTransitionsTests {
 		assertThat(tenure.state()).isEqualTo(LockState.LOST);
 		assertThat(first.inspect("group").participants()).hasSize(1);
 		await().atMost(WITHIN).until(() -> events.size() == 2);
-		assertThat(events).containsExactly(new LeadershipGrantedEvent("group", epoch),
-				new LeadershipRevokedEvent("group", epoch));
+		assertThat(events).containsExactly(new LeadershipGrantedEvent("group", epoch, MEMBER),
+				new LeadershipRevokedEvent("group", epoch, MEMBER));
 	}
 
 	@Test
@@ -116,8 +119,8 @@ class TenureTransitionsTests {
 		await().atMost(WITHIN).until(() -> events.size() == 3);
 		long again = leader.epoch("group").orElseThrow();
 		assertThat(again).isGreaterThan(epoch);
-		assertThat(events).containsExactly(new LeadershipGrantedEvent("group", epoch),
-				new LeadershipRevokedEvent("group", epoch), new LeadershipGrantedEvent("group", again));
+		assertThat(events).containsExactly(new LeadershipGrantedEvent("group", epoch, MEMBER),
+				new LeadershipRevokedEvent("group", epoch, MEMBER), new LeadershipGrantedEvent("group", again, MEMBER));
 		assertThat(tenure.state()).isEqualTo(LockState.LOST);
 		assertThat(Faults.children(observer, "/leader/group")).hasSize(1).doesNotContainAnyElementsOf(nodes);
 	}

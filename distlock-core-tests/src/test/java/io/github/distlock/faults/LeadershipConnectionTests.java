@@ -26,6 +26,9 @@ import static org.awaitility.Awaitility.await;
  */
 class LeadershipConnectionTests {
 
+	// The member id every instance of this class takes by default.
+	private static final String MEMBER = CuratorLeadership.defaultMemberId("faults");
+
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
 	@RegisterExtension
@@ -53,8 +56,8 @@ class LeadershipConnectionTests {
 		// The session survived: the same latch node leads again, as LeaderLatch does.
 		assertThat(again).isEqualTo(epoch);
 		await().atMost(WAIT).until(() -> node.events.size() == 3);
-		assertThat(node.events).containsExactly(new LeadershipGrantedEvent("blip", epoch),
-				new LeadershipRevokedEvent("blip", epoch), new LeadershipGrantedEvent("blip", epoch));
+		assertThat(node.events).containsExactly(new LeadershipGrantedEvent("blip", epoch, MEMBER),
+				new LeadershipRevokedEvent("blip", epoch, MEMBER), new LeadershipGrantedEvent("blip", epoch, MEMBER));
 		assertThat(tenure.state()).isEqualTo(LockState.LOST);
 	}
 
@@ -71,7 +74,7 @@ class LeadershipConnectionTests {
 		await().atMost(WAIT).until(() -> node.leadership.isLeader("doubt"));
 		assertThat(tenure.state()).isEqualTo(LockState.HELD);
 		assertThat(node.leadership.epoch("doubt")).hasValue(epoch);
-		assertThat(node.events).containsExactly(new LeadershipGrantedEvent("doubt", epoch));
+		assertThat(node.events).containsExactly(new LeadershipGrantedEvent("doubt", epoch, MEMBER));
 		tenure.close();
 	}
 

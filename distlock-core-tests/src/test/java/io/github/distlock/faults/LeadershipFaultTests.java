@@ -39,6 +39,9 @@ import static org.awaitility.Awaitility.await;
  */
 class LeadershipFaultTests {
 
+	// The member id every instance of this class takes by default.
+	private static final String MEMBER = CuratorLeadership.defaultMemberId("faults");
+
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
 	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -89,8 +92,8 @@ class LeadershipFaultTests {
 		assertThat(next.leadership.epoch("expiry").getAsLong()).isGreaterThan(epoch);
 		// The old leader learns of its loss, once, and queues again with a new node.
 		await().atMost(WAIT).until(() -> leader.events.size() == 2);
-		assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("expiry", epoch),
-				new LeadershipRevokedEvent("expiry", epoch));
+		assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("expiry", epoch, MEMBER),
+				new LeadershipRevokedEvent("expiry", epoch, MEMBER));
 		await().atMost(WAIT)
 			.ignoreExceptions()
 			.until(() -> next.leadership.inspect("expiry").participants().size() == 3);
@@ -110,7 +113,7 @@ class LeadershipFaultTests {
 		}
 		// Without a quorum nobody leads: the default policy ends a tenure on suspension.
 		await().atMost(WAIT).until(() -> nodes.stream().noneMatch((n) -> n.leadership.isLeader("quorum")));
-		await().atMost(WAIT).until(() -> leader.events.contains(new LeadershipRevokedEvent("quorum", epoch)));
+		await().atMost(WAIT).until(() -> leader.events.contains(new LeadershipRevokedEvent("quorum", epoch, MEMBER)));
 		for (InstanceSpec server : killed) {
 			this.cluster.restartServer(server);
 		}
@@ -120,7 +123,7 @@ class LeadershipFaultTests {
 		assertThat(nextEpoch).isGreaterThanOrEqualTo(epoch);
 		await().atMost(WAIT)
 			.until(() -> next.events.get(next.events.size() - 1)
-				.equals(new LeadershipGrantedEvent("quorum", nextEpoch)));
+				.equals(new LeadershipGrantedEvent("quorum", nextEpoch, MEMBER)));
 		for (Node node : nodes) {
 			assertThat(node.events.stream().filter(LeadershipRevokedEvent.class::isInstance).count())
 				.as("revocations of %s", node.name)
@@ -175,8 +178,8 @@ class LeadershipFaultTests {
 		assertThat(awaitOneLeader(running, "restart")).isSameAs(next);
 		assertThat(restarted.leadership.isLeader("restart")).isFalse();
 		assertThat(restarted.events).isEmpty();
-		assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("restart", epoch),
-				new LeadershipRevokedEvent("restart", epoch));
+		assertThat(leader.events).containsExactly(new LeadershipGrantedEvent("restart", epoch, MEMBER),
+				new LeadershipRevokedEvent("restart", epoch, MEMBER));
 	}
 
 	@Test

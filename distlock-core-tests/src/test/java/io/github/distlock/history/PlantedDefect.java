@@ -55,7 +55,7 @@ public enum PlantedDefect {
 	 */
 	LOST_KEEPS_OLD_NODE("lost-keeps-old-node", Setup.USUAL, Set.of(),
 			new Patch("Participant.java",
-					"\t\tthis.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);\n"
+					"\t\tthis.nodeWatch.unwatch(node);\n"
 							+ "\t\tthis.engine.requests().deleteInBackground(node.path());\n\t}\n\n\t// The queue",
 					"\t}\n\n\t// The queue")),
 

@@ -20,8 +20,18 @@ import java.util.concurrent.CompletableFuture;
  * leader writes, as a fencing token.
  * <p>
  * Group names are literal lock paths ({@link LockPath#parse(String)}).
+ * <p>
+ * Every member has a {@linkplain #memberId() member id}, written as the data of its latch
+ * nodes: the id a raw {@code LeaderLatch} reads as the participant's id.
  */
 public interface Leadership {
+
+	/**
+	 * This instance's id in every group it joins: the data of its latch nodes, shown by
+	 * {@link #inspect(String)} and carried by the events.
+	 * @return the member id, {@code application@host:pid} unless configured
+	 */
+	String memberId();
 
 	/**
 	 * Take part in the group's election, if this instance does not already. Returns at
@@ -44,6 +54,51 @@ public interface Leadership {
 	 * @param group the group
 	 */
 	void relinquish(String group);
+
+	/**
+	 * Hand this instance's tenure to another member of the group, with nobody leading in
+	 * between: the distlock members queued between this leader and the target queue again
+	 * behind the target, then this leader's calls under the tenure drain (as when it
+	 * leaves), its tenure ends and its latch node is deleted, so that the target's node
+	 * is first. This instance queues again at the end. The target's epoch is larger than
+	 * this tenure's. A member between that does not queue again within 10 s (a raw
+	 * {@code LeaderLatch}, which keeps its place) fails the transfer, and this instance
+	 * keeps leading.
+	 * @param group the group, which this instance leads
+	 * @param memberId the {@linkplain #memberId() member id} of a live member of the
+	 * group; this instance's own gives its epoch at once
+	 * @return completes with the target's epoch once ZooKeeper has it first; fails with
+	 * an {@link IllegalStateException} naming the group and the member when the target
+	 * leaves, this instance stops leading, a member between does not move, or the target
+	 * does not lead within 40 s
+	 * @throws IllegalStateException if this instance does not lead the group, or a
+	 * transfer of it is under way
+	 * @throws IllegalArgumentException if no live member of the group has that id, or
+	 * several have
+	 */
+	CompletableFuture<Long> transferTo(String group, String memberId);
+
+	/**
+	 * Follow who leads a group, without taking part in its election: from now on, every
+	 * change of its leader is published to the listeners as a {@link LeaderChangedEvent},
+	 * driven by a watch on the group's node (no polling), raw {@code LeaderLatch} leaders
+	 * included, until this instance closes; the first event tells the leader when the
+	 * observation began.
+	 * @param group the group
+	 * @return its leader now (a blocking read; for a group already observed, as last
+	 * seen), or empty if it has none
+	 */
+	Optional<ObservedLeader> observe(String group);
+
+	/** The groups this instance observes. */
+	Set<String> observedGroups();
+
+	/**
+	 * The leader of an observed group as last seen (no read).
+	 * @param group the group
+	 * @return its leader, or empty if it has none or the group is not observed
+	 */
+	Optional<ObservedLeader> observed(String group);
 
 	/** The groups this instance takes part in. */
 	Set<String> groups();
@@ -74,11 +129,11 @@ public interface Leadership {
 	Optional<LockHandle> tenure(String group);
 
 	/**
-	 * Who leads the group, as ZooKeeper has it now (a blocking read): the data of the
-	 * first latch node, which names its holder as for locks (a raw {@code LeaderLatch}
+	 * Who leads the group, as ZooKeeper has it now (a blocking read): the member id of
+	 * the first latch node ({@link LockParticipant#memberId()}; a raw {@code LeaderLatch}
 	 * writes its participant id).
 	 * @param group the group
-	 * @return the leader's node data, or empty if the group has no member
+	 * @return the leader's member id, or empty if the group has no member
 	 */
 	Optional<String> leader(String group);
 

@@ -21,4 +21,11 @@ public interface LeadershipListener {
 	default void revoked(LeadershipRevokedEvent event) {
 	}
 
+	/**
+	 * The leader of a group this instance observes changed.
+	 * @param event the group, its leader now and before
+	 */
+	default void leaderChanged(LeaderChangedEvent event) {
+	}
+
 }

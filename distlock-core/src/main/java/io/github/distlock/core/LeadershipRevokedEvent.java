@@ -8,7 +8,8 @@ package io.github.distlock.core;
  *
  * @param group the group
  * @param epoch the epoch of the tenure that ended
+ * @param memberId this instance's member id in the group ({@link Leadership#memberId()})
  */
-public record LeadershipRevokedEvent(String group, long epoch) {
+public record LeadershipRevokedEvent(String group, long epoch, String memberId) {
 
 }

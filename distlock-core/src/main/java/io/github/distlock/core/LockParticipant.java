@@ -50,6 +50,24 @@ public record LockParticipant(String name, long sequence, long fencingToken, Ins
 	}
 
 	/**
+	 * Who the node's member is, for a leader election's latch node: its data as text,
+	 * which is the member id a distlock member writes ({@link Leadership#memberId()}) and
+	 * the participant id a raw Curator {@code LeaderLatch} writes. A node whose data is
+	 * distlock's JSON identity (a lock node, or the latch node of an older distlock)
+	 * reads as {@code app@host:pid}; a node without data as its session.
+	 * @return the member id
+	 */
+	public String memberId() {
+		Map<String, String> identity = identity();
+		if (!identity.isEmpty()) {
+			return identity.getOrDefault("app", "?") + "@" + identity.getOrDefault("host", "?") + ":"
+					+ identity.getOrDefault("pid", "?");
+		}
+		String text = new String(this.data, StandardCharsets.UTF_8).strip();
+		return text.isEmpty() ? "session 0x" + Long.toHexString(this.session) : text;
+	}
+
+	/**
 	 * The holder or waiter in one line: {@code app@host:pid thread} for a distlock node,
 	 * the node's data as text for another client's, {@code release requested} for a node
 	 * that carries the revoke marker, and its session either way.

@@ -3,9 +3,7 @@ package io.github.distlock.curator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -15,14 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.LeaderChangedEvent;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGrantedEvent;
 import io.github.distlock.core.LeadershipGroup;
@@ -33,6 +28,7 @@ import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LocksDrainingException;
+import io.github.distlock.core.ObservedLeader;
 
 /**
  * {@link Leadership} on the engine of one {@link CuratorLocks}: the same client, threads
@@ -56,6 +52,10 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	private final ConcurrentMap<String, Participant> participants = new ConcurrentHashMap<>();
 
 	private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+
+	private final Observations observations;
+
+	private final Transfers transfers;
 
 	// Guards closed with the joins that check it: a join that passed the check is done
 	// before close leaves every group, so close leaves its group too.
@@ -89,6 +89,8 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	private final Duration drain;
 
+	private final String memberId;
+
 	// What a participant's tenure tells, and the policy it follows.
 	private final Tenure.Election election = new Tenure.Election() {
 
@@ -100,6 +102,11 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		@Override
 		public Duration drain() {
 			return CuratorLeadership.this.drain;
+		}
+
+		@Override
+		public String memberId() {
+			return CuratorLeadership.this.memberId;
 		}
 
 		@Override
@@ -120,18 +127,53 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	 * the election shares; close this before them
 	 */
 	public CuratorLeadership(CuratorLocks locks) {
-		this(locks, DRAIN);
+		this(locks, locks.engine().identity().memberId());
 	}
 
 	/**
-	 * Create the leader election of the given locks' client, whose leaving leaders wait
-	 * at most the given time for the calls under their tenure.
+	 * Create the leader election of the given locks' client, with the given member id.
+	 * @param locks the locks, whose client, threads, session and connection-loss policy
+	 * the election shares; close this before them
+	 * @param memberId this instance's id in its groups, written as its latch nodes' data:
+	 * unique among the members of a group
+	 */
+	public CuratorLeadership(CuratorLocks locks, String memberId) {
+		this(locks, DRAIN, memberId);
+	}
+
+	/**
+	 * The election of the locks' client, whose leaving leaders wait this long for calls.
 	 */
 	CuratorLeadership(CuratorLocks locks, Duration drain) {
+		this(locks, drain, locks.engine().identity().memberId());
+	}
+
+	private CuratorLeadership(CuratorLocks locks, Duration drain, String memberId) {
+		if (memberId == null || memberId.isBlank()) {
+			throw new IllegalArgumentException(
+					"CuratorLeadership: the member id must not be blank, was '" + memberId + "'");
+		}
 		this.locks = locks;
 		this.engine = locks.engine();
 		this.drain = drain;
 		this.engine.drain().addListener(this.drainListener);
+		this.memberId = memberId;
+		this.observations = new Observations(this.engine, this::leaderChanged);
+		this.transfers = new Transfers(this.engine);
+	}
+
+	/**
+	 * The member id an application's instance takes by default.
+	 * @param applicationName the application's name
+	 * @return {@code applicationName@host:pid}, the host and process of this JVM
+	 */
+	public static String defaultMemberId(String applicationName) {
+		return HolderIdentity.memberId(applicationName);
+	}
+
+	@Override
+	public String memberId() {
+		return this.memberId;
 	}
 
 	ConnectionLossPolicy policy() {
@@ -177,6 +219,49 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	@Override
 	public void relinquish(String group) {
 		existing(group).ifPresent(Participant::relinquish);
+	}
+
+	@Override
+	public CompletableFuture<Long> transferTo(String group, String memberId) {
+		String name = LockPath.parse(group).value();
+		return this.transfers.transfer(name, this.participants.get(name), this.memberId, memberId, this::inspect);
+	}
+
+	@Override
+	public Optional<ObservedLeader> observe(String group) {
+		LockPath path = LockPath.parse(group);
+		Observation added;
+		synchronized (this.lifecycle) {
+			if (this.closed) {
+				throw new LockAcquisitionException(
+						"Cannot observe group '" + group + "': the leader election of this client was closed", null);
+			}
+			added = this.observations.add(path);
+		}
+		return (added != null) ? added.start() : this.observations.last(path.value());
+	}
+
+	@Override
+	public Set<String> observedGroups() {
+		return this.observations.groups();
+	}
+
+	@Override
+	public Optional<ObservedLeader> observed(String group) {
+		return this.observations.last(group);
+	}
+
+	private void leaderChanged(LeaderChangedEvent event) {
+		this.engine.threads().reportLoss(() -> {
+			for (LeadershipListener listener : this.listeners) {
+				try {
+					listener.leaderChanged(event);
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Leadership listener failed", ex);
+				}
+			}
+		});
 	}
 
 	@Override
@@ -235,8 +320,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	@Override
 	public Optional<String> leader(String group) {
 		List<LockParticipant> participants = inspect(group).participants();
-		return participants.isEmpty() ? Optional.empty()
-				: Optional.of(new String(participants.get(0).data(), java.nio.charset.StandardCharsets.UTF_8));
+		return participants.isEmpty() ? Optional.empty() : Optional.of(participants.get(0).memberId());
 	}
 
 	@Override
@@ -245,59 +329,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		String queuePath = QueuePaths.of(io.github.distlock.core.LockKind.LEADER, path);
 		Participant participant = this.participants.get(path.value());
 		boolean leading = participant != null && participant.isLeader();
-		return new LeadershipGroup(path.value(), queuePath, participant != null && participant.isJoined(), leading,
-				leading ? participant.epoch() : 0, read(queuePath));
-	}
-
-	/** The latch nodes of a group, in queue order (blocking reads, for inspection). */
-	private List<LockParticipant> read(String queuePath) {
-		this.engine.session().awaitConnection();
-		CuratorFramework client = this.engine.client();
-		try {
-			List<String> children;
-			try {
-				children = client.getChildren().forPath(queuePath);
-			}
-			catch (KeeperException.NoNodeException ex) {
-				return List.of();
-			}
-			Map<String, Stat> stats = new HashMap<>();
-			Map<String, byte[]> data = new HashMap<>();
-			for (String name : children) {
-				if (!QueueDriver.isNode(name, QueueDriver.LATCH_NAME)) {
-					continue;
-				}
-				Stat stat = new Stat();
-				try {
-					byte[] bytes = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queuePath, name));
-					stats.put(name, stat);
-					data.put(name, (bytes != null) ? bytes : new byte[0]);
-				}
-				catch (KeeperException.NoNodeException ex) {
-					// Left meanwhile.
-				}
-			}
-			Map<String, Long> czxids = new HashMap<>();
-			stats.forEach((name, stat) -> czxids.put(name, stat.getCzxid()));
-			List<String> sorted = QueueDriver.sorted(new ArrayList<>(stats.keySet()), czxids, QueueDriver.LATCH_NAME);
-			List<LockParticipant> participants = new ArrayList<>(sorted.size());
-			boolean first = true;
-			for (String name : sorted) {
-				Stat stat = stats.get(name);
-				participants.add(new LockParticipant(name, QueueDriver.sequence(name, QueueDriver.LATCH_NAME),
-						stat.getCzxid(), Instant.ofEpochMilli(stat.getCtime()), first, null, stat.getEphemeralOwner(),
-						data.get(name)));
-				first = false;
-			}
-			return participants;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException("Interrupted while reading " + queuePath, ex);
-		}
-		catch (Exception ex) {
-			throw new LockAcquisitionException("Reading " + queuePath + " failed: " + ex, ex);
-		}
+		return new LeadershipGroup(path.value(), this.memberId, queuePath,
+				participant != null && participant.isJoined(), leading, leading ? participant.epoch() : 0,
+				LatchReads.read(this.engine, queuePath));
 	}
 
 	/** The last failure of the group's participant, for health. */
@@ -317,7 +351,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	void granted(String group, long epoch) {
-		LeadershipGrantedEvent event = new LeadershipGrantedEvent(group, epoch);
+		LeadershipGrantedEvent event = new LeadershipGrantedEvent(group, epoch, this.memberId);
 		this.engine.threads().reportLoss(() -> {
 			for (LeadershipListener listener : this.listeners) {
 				try {
@@ -331,7 +365,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	void revoked(String group, long epoch) {
-		LeadershipRevokedEvent event = new LeadershipRevokedEvent(group, epoch);
+		LeadershipRevokedEvent event = new LeadershipRevokedEvent(group, epoch, this.memberId);
 		this.engine.threads().reportLoss(() -> {
 			for (LeadershipListener listener : this.listeners) {
 				try {
@@ -410,6 +444,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		for (Participant participant : leaving) {
 			this.engine.session().unbind(participant);
 		}
+		this.observations.close();
 	}
 
 }

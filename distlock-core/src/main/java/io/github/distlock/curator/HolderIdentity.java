@@ -14,9 +14,12 @@ final class HolderIdentity implements Identity {
 
 	private final String prefix;
 
+	private final String memberId;
+
 	private volatile Second second = new Second(Long.MIN_VALUE, "");
 
 	HolderIdentity(String applicationName) {
+		this.memberId = memberId(applicationName);
 		this.prefix = "{\"app\":" + quote(applicationName) + ",\"host\":" + quote(hostName()) + ",\"pid\":"
 				+ ProcessHandle.current().pid();
 	}
@@ -32,6 +35,16 @@ final class HolderIdentity implements Identity {
 		json.append(",\"since\":\"");
 		appendNow(json);
 		return json.append("\"}").toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	@Override
+	public String memberId() {
+		return this.memberId;
+	}
+
+	/** The member id of the given application in this process: {@code app@host:pid}. */
+	static String memberId(String applicationName) {
+		return applicationName + "@" + hostName() + ":" + ProcessHandle.current().pid();
 	}
 
 	/** The current time as {@link #nodeData(String)} writes it. */

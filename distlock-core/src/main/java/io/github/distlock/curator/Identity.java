@@ -9,4 +9,7 @@ interface Identity {
 	/** The data of a lock node: who holds it, from which host and since when. */
 	byte[] nodeData(String holder);
 
+	/** This client's default member id in leader elections: {@code app@host:pid}. */
+	String memberId();
+
 }

@@ -1,12 +1,10 @@
 package io.github.distlock.curator;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +38,7 @@ import io.github.distlock.core.LockPath;
  * tells the holds and acquisitions of the same session. State is guarded by this object's
  * monitor, which also guards its position and its tenure.
  */
-final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Member {
+final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Member, HandOffWatch.Mover {
 
 	private static final Logger logger = LoggerFactory.getLogger(Participant.class);
 
@@ -61,13 +59,18 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 
 	private final String queuePath;
 
-	private final Watcher nodeWatch = this::nodeChanged;
+	private final LeadingNodeWatch nodeWatch;
+
+	// The member id, as its latch nodes' data: what a raw LeaderLatch reads as its id.
+	private final byte[] nodeData;
 
 	// Guarded by this.
 
 	private final Tenure tenure;
 
 	private final LatchRecheck recheck;
+
+	private final HandOffWatch handOffs;
 
 	private boolean joined;
 
@@ -83,8 +86,11 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		this.group = path.value();
 		this.path = path;
 		this.queuePath = QueuePaths.of(LockKind.LEADER, path);
+		this.nodeData = election.memberId().getBytes(StandardCharsets.UTF_8);
 		this.tenure = new Tenure(this, election, engine, path, this);
 		this.recheck = new LatchRecheck(this, engine, this.group, this.queuePath, rechecked());
+		this.handOffs = new HandOffWatch(engine, this.queuePath, this);
+		this.nodeWatch = new LeadingNodeWatch(engine, this.group, this::nodeGone);
 	}
 
 	String group() {
@@ -107,6 +113,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		}
 		this.joined = true;
 		queue();
+		this.handOffs.watch();
 	}
 
 	/**
@@ -118,6 +125,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		CompletableFuture<Void> deleted;
 		synchronized (this) {
 			this.joined = false;
+			this.handOffs.unwatch();
 			waiting = this.tenure.takeWaiters();
 			if (this.tenure.mustDrain()) {
 				deleted = drainThenDrop();
@@ -158,6 +166,47 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		}
 		dropNode();
 		queue();
+	}
+
+	/**
+	 * End the tenure as a hand-off's last step: its calls drain first (no new one
+	 * starts), then the node is deleted and the participant queues again at the end.
+	 * @return completes once the node's delete is confirmed
+	 */
+	synchronized CompletableFuture<Void> handOver() {
+		if (!this.joined || !this.tenure.isLeading()) {
+			return CompletableFuture.failedFuture(new IllegalStateException("Not leading group '" + this.group + "'"));
+		}
+		if (this.tenure.mustDrain()) {
+			return drainThenDrop();
+		}
+		CompletableFuture<Void> deleted = dropNode();
+		queue();
+		return deleted;
+	}
+
+	@Override
+	public synchronized void handOff(HandOffRequest request) {
+		QueuePosition position = this.position;
+		String node = (position != null) ? position.node() : null;
+		if (this.joined && position != null && node != null
+				&& request.movesBehind(node.substring(node.lastIndexOf('/') + 1))) {
+			logger.info("Queueing again behind '{}' in group '{}', which its leader hands over", request.targetId(),
+					this.group);
+			position.abandon();
+			queue();
+		}
+	}
+
+	@Override
+	public synchronized boolean takesPart() {
+		return this.joined;
+	}
+
+	/** The name of our latch node while it leads (or led, in doubt), else null. */
+	synchronized @Nullable String leadingNode() {
+		LockNode node = this.node;
+		return (node != null) ? node.path().substring(node.path().lastIndexOf('/') + 1) : null;
 	}
 
 	synchronized boolean isJoined() {
@@ -212,6 +261,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		if (!this.joined) {
 			return;
 		}
+		this.handOffs.watch();
 		QueuePosition position = this.position;
 		if (position != null) {
 			position.resume();
@@ -244,7 +294,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 			return;
 		}
 		this.node = null;
-		this.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
+		this.nodeWatch.unwatch(node);
 		this.engine.requests().deleteInBackground(node.path());
 	}
 
@@ -252,8 +302,8 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 
 	/** Queue with a new node, once the namespace is ready. */
 	private void queue() {
-		QueuePosition position = new QueuePosition(this.engine, this, this.queuePath, QueueDriver.LATCH,
-				this.engine.identity().nodeData("leader of " + this.group), null, LoneCheck.OFF);
+		QueuePosition position = new QueuePosition(this.engine, this, this.queuePath, QueueDriver.LATCH, this.nodeData,
+				null, LoneCheck.OFF);
 		this.position = position;
 		this.engine.threads().request(() -> startWhenReady(position));
 	}
@@ -285,7 +335,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		this.node = node;
 		this.lastFailure = null;
 		this.tenure.start(node);
-		watchNode(node);
+		this.nodeWatch.watch(node);
 	}
 
 	@Override
@@ -352,7 +402,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 			@Override
 			public void first(LockNode node) {
 				Participant.this.tenure.confirmed(node);
-				watchNode(node);
+				Participant.this.nodeWatch.watch(node);
 			}
 
 			@Override
@@ -362,32 +412,6 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 			}
 
 		};
-	}
-
-	private void watchNode(LockNode node) {
-		try {
-			this.engine.requests().data(node.path(), this.nodeWatch, (event) -> {
-				if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
-					nodeGone(node);
-				}
-			});
-		}
-		catch (Exception ex) {
-			logger.debug("Could not watch the latch node of group '{}': {}", this.group, ex.toString());
-		}
-	}
-
-	private void nodeChanged(WatchedEvent event) {
-		if (event.getType() != Watcher.Event.EventType.NodeDeleted) {
-			return;
-		}
-		LockNode node;
-		synchronized (this) {
-			node = this.node;
-		}
-		if (node != null && node.path().equals(event.getPath())) {
-			nodeGone(node);
-		}
 	}
 
 	/** Our leading node was deleted (by hand, or by another client): queue anew. */
@@ -419,19 +443,8 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		if (node == null) {
 			return CompletableFuture.completedFuture(null);
 		}
-		this.engine.requests().removeWatch(this.nodeWatch, node.path(), Watcher.WatcherType.Data);
-		CompletableFuture<Void> deleted = new CompletableFuture<>();
-		this.engine.requests().delete(node.path(), (event) -> {
-			KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-			if (code == KeeperException.Code.OK || code == KeeperException.Code.NONODE
-					|| code == KeeperException.Code.SESSIONEXPIRED) {
-				deleted.complete(null);
-			}
-			else {
-				deleted.completeExceptionally(KeeperException.create(code, node.path()));
-			}
-		}, deleted::completeExceptionally);
-		return deleted;
+		this.nodeWatch.unwatch(node);
+		return this.engine.requests().deleteConfirmed(node.path());
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.distlock.curator;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -195,19 +196,31 @@ final class Requests {
 	}
 
 	/**
-	 * Delete a node, guaranteed (retried until it is gone or its session ends), and tell
-	 * its answer; without a connection it is sent from the request thread.
-	 * @param unsent told instead when Curator cannot send it
+	 * Delete a node, guaranteed (retried until it is gone or its session ends); without a
+	 * connection it is sent from the request thread.
+	 * @return completes once ZooKeeper confirmed the node gone (deleted, absent, or its
+	 * session over)
 	 */
-	void delete(String path, Consumer<CuratorEvent> answer, Consumer<Exception> unsent) {
+	CompletableFuture<Void> deleteConfirmed(String path) {
+		CompletableFuture<Void> deleted = new CompletableFuture<>();
 		send(() -> {
 			try {
-				this.client.delete().guaranteed().inBackground((client, event) -> answer.accept(event)).forPath(path);
+				this.client.delete().guaranteed().inBackground((client, event) -> {
+					KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+					if (code == KeeperException.Code.OK || code == KeeperException.Code.NONODE
+							|| code == KeeperException.Code.SESSIONEXPIRED) {
+						deleted.complete(null);
+					}
+					else {
+						deleted.completeExceptionally(KeeperException.create(code, path));
+					}
+				}).forPath(path);
 			}
 			catch (Exception ex) {
-				unsent.accept(ex);
+				deleted.completeExceptionally(ex);
 			}
 		});
+		return deleted;
 	}
 
 	private void parentCreated(CuratorEvent event, boolean fullPath, Consumer<KeeperException> refused) {

@@ -301,6 +301,9 @@ final class Tenure implements TenureHandle.Source, Hold.Node.Owner {
 		 */
 		Duration drain();
 
+		/** This member's id: its latch nodes' data. */
+		String memberId();
+
 		/** A tenure started. */
 		void granted(String group, long epoch);
 

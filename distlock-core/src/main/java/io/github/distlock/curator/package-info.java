@@ -225,10 +225,20 @@
  * the open {@link io.github.distlock.curator.TenureHandle}s and who waits to lead). After
  * a reconnection in the same session, its {@link io.github.distlock.curator.LatchRecheck}
  * reads the queue again to learn whether the node is still first. All three are guarded
- * by the participant's monitor. No thread is kept per group. A join or a wait to lead
- * that races {@code CuratorLeadership#close()} is either refused or done before close
- * leaves every group ({@code LeadershipCloseRaceTests}): no latch node outlives the
- * close.
+ * by the participant's monitor; its {@link io.github.distlock.curator.LeadingNodeWatch}
+ * tells it when its leading node is deleted. A leader hands its tenure to a chosen member
+ * ({@link io.github.distlock.curator.Transfers}, one at a time per group) through a
+ * {@link io.github.distlock.curator.HandOff}: a
+ * {@link io.github.distlock.curator.HandOffRequest} in the group node's data, which every
+ * participant's {@link io.github.distlock.curator.HandOffWatch} reads, has the members
+ * between leader and target queue again behind the target, then the leader drains and
+ * deletes its node; the latch protocol alone still decides who leads, so a hand-off that
+ * fails half-way leaves one leader. A group followed without taking part has an
+ * {@link io.github.distlock.curator.Observation} (in the leadership's
+ * {@link io.github.distlock.curator.Observations}): a watch on the group node's children
+ * that tells each new leader. No thread is kept per group. A join or a wait to lead that
+ * races {@code CuratorLeadership#close()} is either refused or done before close leaves
+ * every group ({@code LeadershipCloseRaceTests}): no latch node outlives the close.
  * <h2>The states of a queue position</h2> The transitions of a
  * {@link io.github.distlock.curator.QueuePosition}, each with the test that forces it,
  * are the table of {@link io.github.distlock.curator.PositionState}. Transitions no

@@ -646,9 +646,55 @@ public class DistlockProperties {
 
 		/**
 		 * Whether to leave every group while the application's readiness state refuses
-		 * traffic, and join again once it accepts traffic.
+		 * traffic, and join again once it accepts traffic. The same as require-readiness,
+		 * which is on by default.
 		 */
 		private boolean giveUpWhenRefusingTraffic;
+
+		/**
+		 * Whether an instance whose readiness state refuses traffic must not lead: it
+		 * leaves every group (a leader drains its calls and hands over to the next) when
+		 * readiness turns to refusing traffic, and joins again once it accepts traffic.
+		 */
+		private boolean requireReadiness = true;
+
+		public boolean isRequireReadiness() {
+			return this.requireReadiness;
+		}
+
+		public void setRequireReadiness(boolean requireReadiness) {
+			this.requireReadiness = requireReadiness;
+		}
+
+		/**
+		 * Id of this instance in every group it joins, written as its latch nodes' data
+		 * (the participant id a raw Curator LeaderLatch reads). Unique among the members
+		 * of a group; spring.application.name@host:pid (application@host:pid without a
+		 * name) if not set.
+		 */
+		private @Nullable String memberId;
+
+		/**
+		 * Groups whose leader this instance follows without taking part in their
+		 * election, from startup: each change is published as a LeaderChangedEvent.
+		 */
+		private List<String> observe = new ArrayList<>();
+
+		public List<String> getObserve() {
+			return this.observe;
+		}
+
+		public void setObserve(List<String> observe) {
+			this.observe = observe;
+		}
+
+		public @Nullable String getMemberId() {
+			return this.memberId;
+		}
+
+		public void setMemberId(@Nullable String memberId) {
+			this.memberId = memberId;
+		}
 
 		public List<String> getGroups() {
 			return this.groups;

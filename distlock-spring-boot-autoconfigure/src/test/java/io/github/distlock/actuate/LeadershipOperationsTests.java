@@ -3,6 +3,7 @@ package io.github.distlock.actuate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,8 +13,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.PayloadApplicationEvent;
 
+import io.github.distlock.core.LeaderChangedEvent;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.testsupport.DistlockContextRunners;
 import io.github.distlock.testsupport.ZooKeeperExtension;
@@ -33,7 +38,8 @@ class LeadershipOperationsTests {
 
 	@Test
 	void endpointHealthAndGaugeShowTheGroups() throws Exception {
-		try (ConfigurableApplicationContext leader = start(); ConfigurableApplicationContext member = start()) {
+		try (ConfigurableApplicationContext leader = start("ops-leader");
+				ConfigurableApplicationContext member = start("ops-member")) {
 			Leadership leading = leader.getBean(Leadership.class);
 			long epoch = leading.awaitLeadership("ops").get(20, TimeUnit.SECONDS);
 			Leadership following = member.getBean(Leadership.class);
@@ -51,7 +57,10 @@ class LeadershipOperationsTests {
 			assertThat(group.participants()).extracting(DistlockEndpoint.NodeDescriptor::holds)
 				.containsExactly(true, false);
 			assertThat(group.participants().get(0).fencingToken()).isEqualTo(epoch);
-			assertThat(group.participants().get(0).identity()).isNotNull();
+			// The latch nodes hold the member ids, as a raw LeaderLatch's hold its id.
+			assertThat(group.memberId()).isEqualTo("ops-member");
+			assertThat(group.leaderId()).isEqualTo("ops-leader");
+			assertThat(group.participants().get(0).identity()).isNull();
 			DistlockEndpoint.GroupDescriptor leaderView = leader.getBean(DistlockEndpoint.class)
 				.locks()
 				.groups()
@@ -77,14 +86,55 @@ class LeadershipOperationsTests {
 		}
 	}
 
+	@Test
+	void anObservingInstanceFollowsTheLeaderAndTheEndpointShowsIt() throws Exception {
+		try (ConfigurableApplicationContext observer = new SpringApplicationBuilder(
+				MetricsDocsTests.MetricsApplication.class)
+			.web(WebApplicationType.NONE)
+			.run(DistlockContextRunners.arguments(zookeeper, "distlock.leadership.observe=watched",
+					"distlock.leadership.member-id=observer", "management.endpoints.access.default=read-only",
+					"management.endpoints.web.exposure.include=distlock"))) {
+			List<LeaderChangedEvent> changes = new CopyOnWriteArrayList<>();
+			observer.addApplicationListener((ApplicationListener<ApplicationEvent>) (event) -> {
+				if (event instanceof PayloadApplicationEvent<?> payload
+						&& payload.getPayload() instanceof LeaderChangedEvent change) {
+					changes.add(change);
+				}
+			});
+			Leadership observing = observer.getBean(Leadership.class);
+			assertThat(observing.observedGroups()).containsExactly("watched");
+			assertThat(observing.groups()).isEmpty();
+			try (ConfigurableApplicationContext leader = new SpringApplicationBuilder(
+					MetricsDocsTests.MetricsApplication.class)
+				.web(WebApplicationType.NONE)
+				.run(DistlockContextRunners.arguments(zookeeper, "distlock.leadership.groups=watched",
+						"distlock.leadership.member-id=watched-leader"))) {
+				long epoch = leader.getBean(Leadership.class).awaitLeadership("watched").get(20, TimeUnit.SECONDS);
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> changes.stream()
+						.anyMatch((change) -> change.leader() != null && change.leader().epoch() == epoch));
+				DistlockEndpoint.ObservedDescriptor seen = observer.getBean(DistlockEndpoint.class)
+					.locks()
+					.observed()
+					.get(0);
+				assertThat(seen.group()).isEqualTo("watched");
+				assertThat(seen.leaderId()).isEqualTo("watched-leader");
+				assertThat(seen.epoch()).isEqualTo(epoch);
+			}
+			// The leader closed, leaving the group: nobody leads.
+			await().atMost(Duration.ofSeconds(20)).until(() -> observing.observed("watched").isEmpty());
+			assertThat(changes).last().extracting(LeaderChangedEvent::leader).isNull();
+		}
+	}
+
 	private static Health health(ConfigurableApplicationContext context) {
 		return context.getBean(DistlockHealthIndicator.class).health(true);
 	}
 
-	private static ConfigurableApplicationContext start() {
+	private static ConfigurableApplicationContext start(String memberId) {
 		return new SpringApplicationBuilder(MetricsDocsTests.MetricsApplication.class).web(WebApplicationType.NONE)
 			.run(DistlockContextRunners.arguments(zookeeper, "distlock.leadership.groups=ops",
-					"management.endpoints.access.default=read-only",
+					"distlock.leadership.member-id=" + memberId, "management.endpoints.access.default=read-only",
 					"management.endpoints.web.exposure.include=distlock"));
 	}
 

@@ -31,7 +31,11 @@ class ConfigurationMetadataTests {
 			"distlock.zookeeper.ssl.bundle", "distlock.zookeeper.sasl.enabled", "distlock.zookeeper.sasl.login-context",
 			"distlock.zookeeper.sasl.server-principal",
 			// unset means "only the groups @LeaderOnly names"
-			"distlock.leadership.groups");
+			"distlock.leadership.groups",
+			// unset means "no group observed"
+			"distlock.leadership.observe",
+			// unset means "spring.application.name@host:pid", known only at runtime
+			"distlock.leadership.member-id");
 
 	@Test
 	void everyDistlockPropertyHasADescriptionAndADefault() throws IOException {

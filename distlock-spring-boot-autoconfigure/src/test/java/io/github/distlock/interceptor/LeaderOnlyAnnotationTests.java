@@ -35,6 +35,7 @@ import io.github.distlock.autoconfigure.leadership.DistlockLeadershipAutoConfigu
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGrantedEvent;
 import io.github.distlock.core.LeadershipRevokedEvent;
+import io.github.distlock.curator.CuratorLeadership;
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockContext;
 import io.github.distlock.core.LockLostException;
@@ -51,6 +52,9 @@ import static org.awaitility.Awaitility.await;
  * ZooKeeper, each joining the elections of its annotated groups once started.
  */
 class LeaderOnlyAnnotationTests {
+
+	// The member id every instance of this class takes by default.
+	private static final String MEMBER = CuratorLeadership.defaultMemberId("leader-only-test");
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -187,8 +191,8 @@ class LeaderOnlyAnnotationTests {
 		assertThat(BlockingJob.token).isEqualTo(epoch);
 		Events events = context.getBean(Events.class);
 		await().atMost(WAIT).until(() -> events.seen.size() >= 2);
-		assertThat(events.seen.subList(0, 2)).containsExactly(new LeadershipGrantedEvent("lost", epoch),
-				new LeadershipRevokedEvent("lost", epoch));
+		assertThat(events.seen.subList(0, 2)).containsExactly(new LeadershipGrantedEvent("lost", epoch, MEMBER),
+				new LeadershipRevokedEvent("lost", epoch, MEMBER));
 	}
 
 	@Test

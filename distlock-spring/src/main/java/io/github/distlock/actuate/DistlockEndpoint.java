@@ -24,6 +24,7 @@ import io.github.distlock.core.JobSchedule;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGroup;
 import io.github.distlock.core.LockParticipant;
+import io.github.distlock.core.ObservedLeader;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockQueue;
@@ -118,7 +119,7 @@ public class DistlockEndpoint {
 			.sorted(Comparator.comparing(WaitingAcquisition::startedAt))
 			.map(WaitingAcquisitionDescriptor::of)
 			.toList();
-		return new LocksDescriptor(held, waiting, groups(), jobs(), cluster());
+		return new LocksDescriptor(held, waiting, groups(), observed(), jobs(), cluster());
 	}
 
 	/**
@@ -202,6 +203,18 @@ public class DistlockEndpoint {
 		return groups;
 	}
 
+	private List<ObservedDescriptor> observed() {
+		Leadership leadership = this.leadership;
+		if (leadership == null) {
+			return List.of();
+		}
+		List<ObservedDescriptor> observed = new ArrayList<>();
+		for (String group : leadership.observedGroups()) {
+			observed.add(ObservedDescriptor.of(group, leadership.observed(group).orElse(null)));
+		}
+		return observed;
+	}
+
 	/**
 	 * Show the lock nodes of one path, for every kind of lock, as ZooKeeper has them now.
 	 * @param path the segments of the lock path, as escaped in ZooKeeper
@@ -239,13 +252,33 @@ public class DistlockEndpoint {
 	 * @param held the held locks, oldest first
 	 * @param waiting the acquisitions waiting for their lock, oldest first
 	 * @param groups the leader elections this instance takes part in, by group name
+	 * @param observed the groups this instance observes without taking part, by name
 	 * @param jobs the jobs this instance runs once per slot, by name
 	 * @param cluster the cluster's locks, waiters, deadlocks and leader elections, and
 	 * whether this instance drains, or {@code null} if the lock engine cannot tell
 	 */
 	public record LocksDescriptor(List<HeldLockDescriptor> held, List<WaitingAcquisitionDescriptor> waiting,
-			List<GroupDescriptor> groups, List<JobDescriptor> jobs,
+			List<GroupDescriptor> groups, List<ObservedDescriptor> observed, List<JobDescriptor> jobs,
 			@Nullable ClusterDescriptor cluster) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One group this instance observes, and its leader as last seen.
+	 *
+	 * @param group the group
+	 * @param leaderId the leader's member id, or {@code null} if the group has none
+	 * @param epoch the leader's epoch, or {@code null}
+	 * @param since when this instance saw its tenure begin (or began to observe), or
+	 * {@code null}
+	 */
+	public record ObservedDescriptor(String group, @Nullable String leaderId, @Nullable Long epoch,
+			@Nullable Instant since) {
+
+		static ObservedDescriptor of(String group, @Nullable ObservedLeader leader) {
+			return (leader != null) ? new ObservedDescriptor(group, leader.memberId(), leader.epoch(), leader.since())
+					: new ObservedDescriptor(group, null, null, null);
+		}
 
 	}
 
@@ -320,6 +353,9 @@ public class DistlockEndpoint {
 	 * One group whose leader election this instance takes part in.
 	 *
 	 * @param group the group
+	 * @param memberId this instance's member id
+	 * @param leaderId the member id of the group's leader now, or {@code null} if it has
+	 * none or ZooKeeper could not be read
 	 * @param node the group's ZooKeeper node, relative to the namespace
 	 * @param leader whether this instance leads it now
 	 * @param epoch the epoch of this instance's tenure while it leads, else {@code null}
@@ -328,8 +364,8 @@ public class DistlockEndpoint {
 	 * not be read
 	 * @param error why the participants could not be read, or {@code null}
 	 */
-	public record GroupDescriptor(String group, @Nullable String node, boolean leader, @Nullable Long epoch,
-			List<NodeDescriptor> participants, @Nullable String error) {
+	public record GroupDescriptor(String group, String memberId, @Nullable String leaderId, @Nullable String node,
+			boolean leader, @Nullable Long epoch, List<NodeDescriptor> participants, @Nullable String error) {
 
 		static GroupDescriptor of(Leadership leadership, String group) {
 			boolean leading = leadership.isLeader(group);
@@ -337,11 +373,12 @@ public class DistlockEndpoint {
 			Long tenure = epoch.isPresent() ? epoch.getAsLong() : null;
 			try {
 				LeadershipGroup view = leadership.inspect(group);
-				return new GroupDescriptor(group, view.node(), leading, tenure,
-						view.participants().stream().map(NodeDescriptor::of).toList(), null);
+				return new GroupDescriptor(group, view.memberId(), view.leaderId().orElse(null), view.node(), leading,
+						tenure, view.participants().stream().map(NodeDescriptor::of).toList(), null);
 			}
 			catch (RuntimeException ex) {
-				return new GroupDescriptor(group, null, leading, tenure, List.of(), ex.getMessage());
+				return new GroupDescriptor(group, leadership.memberId(), null, null, leading, tenure, List.of(),
+						ex.getMessage());
 			}
 		}
 

@@ -52,7 +52,7 @@ final class DocumentedCurls {
 
 	private static final Pattern VOLATILE = Pattern
 		.compile(".*\\.(connectString|sessionId|session|acquiredAt|startedAt|createdAt|since"
-				+ "|fencingToken|sequence|thread|host|pid|epoch)|.*\\.(nodes|participants)\\[\\d+]\\.name"
+				+ "|fencingToken|sequence|thread|host|pid|epoch|memberId|leaderId)|.*\\.(nodes|participants)\\[\\d+]\\.name"
 				+ "|\\$\\.(held|waiting)\\[\\d+]\\.holder" + "|.*\\.measurements\\[\\d+]\\.value");
 
 	private static final Pattern SAMPLE_URL = Pattern.compile("^(http://)?localhost:8080(/.*)$");

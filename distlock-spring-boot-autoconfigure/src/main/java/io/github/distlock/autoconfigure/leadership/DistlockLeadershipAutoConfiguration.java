@@ -12,6 +12,7 @@ import org.springframework.core.Ordered;
 
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
 import io.github.distlock.autoconfigure.DistlockProperties;
+import io.github.distlock.core.LeaderChangedEvent;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGrantedEvent;
 import io.github.distlock.core.LeadershipListener;
@@ -61,8 +62,16 @@ public final class DistlockLeadershipAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(Leadership.class)
-	CuratorLeadership distlockLeadership(CuratorLocks locks, ApplicationEventPublisher publisher) {
-		CuratorLeadership leadership = new CuratorLeadership(locks);
+	CuratorLeadership distlockLeadership(CuratorLocks locks, DistlockProperties properties,
+			ApplicationEventPublisher publisher) {
+		String memberId = properties.getLeadership().getMemberId();
+		if (memberId != null && memberId.isBlank()) {
+			throw new IllegalArgumentException(
+					"distlock.leadership.member-id must not be blank, was '" + memberId + "'");
+		}
+		// Unset: spring.application.name@host:pid, from the locks.
+		CuratorLeadership leadership = (memberId != null) ? new CuratorLeadership(locks, memberId)
+				: new CuratorLeadership(locks);
 		leadership.addListener(new LeadershipListener() {
 
 			@Override
@@ -72,6 +81,11 @@ public final class DistlockLeadershipAutoConfiguration {
 
 			@Override
 			public void revoked(LeadershipRevokedEvent event) {
+				publisher.publishEvent(event);
+			}
+
+			@Override
+			public void leaderChanged(LeaderChangedEvent event) {
 				publisher.publishEvent(event);
 			}
 
@@ -87,7 +101,8 @@ public final class DistlockLeadershipAutoConfiguration {
 		return new LeadershipMembership(leadership, () -> {
 			LeaderOnlyOperationSource found = source.getIfAvailable();
 			return (found != null) ? found.groups() : java.util.Set.of();
-		}, config.getGroups(), config.isGiveUpWhenRefusingTraffic());
+		}, config.getGroups(), config.getObserve(),
+				config.isRequireReadiness() || config.isGiveUpWhenRefusingTraffic());
 	}
 
 }

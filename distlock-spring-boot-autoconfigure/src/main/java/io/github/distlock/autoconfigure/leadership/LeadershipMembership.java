@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -17,6 +18,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 
 import io.github.distlock.core.Leadership;
+import io.github.distlock.core.LockAcquisitionException;
 
 /**
  * This instance's membership in its groups' elections: every group a {@code @LeaderOnly}
@@ -24,8 +26,12 @@ import io.github.distlock.core.Leadership;
  * started (the last phase to start), left when it closes in the first phase to stop, so
  * before the beans that do the work stop: the latch nodes are deleted, and another
  * instance leads at once instead of after a session timeout. After a session loss the
- * election itself joins again. Optionally, every group is left while the application's
- * readiness state refuses traffic.
+ * election itself joins again. Unless
+ * {@code distlock.leadership.require-readiness=false}, every group is left when the
+ * application's readiness state turns to refusing traffic (a leader drains its calls, and
+ * the next member leads at once), and joined again once it accepts traffic; closing waits
+ * for those leaves too. The groups of {@code distlock.leadership.observe} are observed
+ * from the start on, without taking part.
  */
 final class LeadershipMembership implements SmartLifecycle, ApplicationListener<AvailabilityChangeEvent<?>> {
 
@@ -43,18 +49,24 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 
 	private final List<String> configuredGroups;
 
-	private final boolean giveUpWhenRefusingTraffic;
+	private final List<String> observedGroups;
+
+	private final boolean requireReadiness;
 
 	private volatile boolean running;
 
 	private volatile boolean refusingTraffic;
 
+	// The leaves readiness started, which closing waits for as for its own.
+	private final List<CompletableFuture<Void>> pendingLeaves = new CopyOnWriteArrayList<>();
+
 	LeadershipMembership(Leadership leadership, Supplier<Set<String>> annotatedGroups, List<String> configuredGroups,
-			boolean giveUpWhenRefusingTraffic) {
+			List<String> observedGroups, boolean requireReadiness) {
 		this.leadership = leadership;
 		this.annotatedGroups = annotatedGroups;
 		this.configuredGroups = List.copyOf(configuredGroups);
-		this.giveUpWhenRefusingTraffic = giveUpWhenRefusingTraffic;
+		this.observedGroups = List.copyOf(observedGroups);
+		this.requireReadiness = requireReadiness;
 	}
 
 	/** The groups this instance joins. */
@@ -67,6 +79,15 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 	@Override
 	public void start() {
 		this.running = true;
+		for (String group : this.observedGroups) {
+			try {
+				this.leadership.observe(group);
+			}
+			catch (LockAcquisitionException ex) {
+				// Observed all the same: the watch is set once the connection is back.
+				logger.warn("Could not read the leader of observed group '{}': {}", group, ex.toString());
+			}
+		}
 		if (!this.refusingTraffic) {
 			joinAll();
 		}
@@ -91,7 +112,7 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 
 	@Override
 	public void onApplicationEvent(AvailabilityChangeEvent<?> event) {
-		if (!this.giveUpWhenRefusingTraffic || !(event.getState() instanceof ReadinessState readiness)) {
+		if (!this.requireReadiness || !(event.getState() instanceof ReadinessState readiness)) {
 			return;
 		}
 		this.refusingTraffic = readiness == ReadinessState.REFUSING_TRAFFIC;
@@ -115,7 +136,14 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 		for (String group : this.leadership.groups()) {
 			leaving.add(this.leadership.leave(group));
 		}
-		if (!await || leaving.isEmpty()) {
+		if (!await) {
+			this.pendingLeaves.removeIf(CompletableFuture::isDone);
+			this.pendingLeaves.addAll(leaving);
+			return;
+		}
+		leaving.addAll(this.pendingLeaves);
+		this.pendingLeaves.clear();
+		if (leaving.isEmpty()) {
 			return;
 		}
 		try {
