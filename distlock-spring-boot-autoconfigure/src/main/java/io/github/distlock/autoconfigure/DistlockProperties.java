@@ -758,8 +758,8 @@ public class DistlockProperties {
 		/**
 		 * Whether operators may act on the cluster's locks over HTTP: the distlock
 		 * endpoint's and the console's request-release, force-release, drain, undrain and
-		 * job run-now, pause and resume. Pausing and resuming a job through the
-		 * endpoint's older write operation stays available either way.
+		 * job run-now, pause and resume (also through {@code POST
+		 * /actuator/distlock/{job}}). Off, the endpoint has no write operation.
 		 */
 		private boolean enabled;
 

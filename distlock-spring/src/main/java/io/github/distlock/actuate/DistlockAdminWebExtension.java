@@ -23,6 +23,8 @@ public class DistlockAdminWebExtension extends DistlockEndpointWebExtension {
 
 	private static final MimeType PROBLEM = MimeType.valueOf("application/problem+json");
 
+	private final DistlockEndpoint endpoint;
+
 	private final DistlockAdminOperations operations;
 
 	/**
@@ -32,7 +34,24 @@ public class DistlockAdminWebExtension extends DistlockEndpointWebExtension {
 	 */
 	public DistlockAdminWebExtension(DistlockEndpoint endpoint, DistlockAdminOperations operations) {
 		super(endpoint);
+		this.endpoint = endpoint;
 		this.operations = operations;
+	}
+
+	/**
+	 * Pause or resume a job on every instance: {@code POST /actuator/distlock/{job}} with
+	 * {@code {"paused": true}}, as before the admin switch existed.
+	 * @param job the job's name
+	 * @param paused whether its firings skip from now on
+	 * @param securityContext who asks
+	 * @return the job's entry, or {@code 404} if this instance has no such job
+	 */
+	@WriteOperation
+	public WebEndpointResponse<DistlockEndpoint.JobDescriptor> job(@Selector String job, boolean paused,
+			SecurityContext securityContext) {
+		DistlockEndpoint.JobDescriptor found = this.endpoint.job(job, paused, securityContext);
+		return (found != null) ? new WebEndpointResponse<>(found)
+				: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 	}
 
 	/**

@@ -15,7 +15,6 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
-import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import io.github.distlock.core.HeldLock;
 import io.github.distlock.core.InvalidLockPathException;
@@ -38,9 +37,9 @@ import io.github.distlock.core.WaitingAcquisition;
  * ({@code GET /actuator/distlock}), the jobs it runs once per slot, and the cluster's
  * locks, waiters, deadlocks and leader elections as ZooKeeper has them; for one lock
  * path, its holders and queue as ZooKeeper sees them, for every kind of lock at that path
- * ({@code GET /actuator/distlock/orders/42}). Its one write operation pauses and resumes
- * a job; operators' actions on locks come with {@link DistlockAdminWebExtension}, only
- * when {@code distlock.admin.enabled} is on.
+ * ({@code GET /actuator/distlock/orders/42}). It has no write operation of its own:
+ * operators' actions (on locks, the instance and jobs) come with
+ * {@link DistlockAdminWebExtension}, only when {@code distlock.admin.enabled} is on.
  */
 @Endpoint(id = "distlock")
 public class DistlockEndpoint {
@@ -145,15 +144,15 @@ public class DistlockEndpoint {
 	}
 
 	/**
-	 * Pause or resume a job that runs once per slot, on every instance ({@code POST
-	 * /actuator/distlock/{job}} with {@code {"paused": true}}). Available whatever
-	 * {@code distlock.admin.enabled} says; audited and counted as operators' actions are.
+	 * Pause or resume a job that runs once per slot, on every instance; over HTTP
+	 * ({@code POST /actuator/distlock/{job}} with {@code {"paused": true}}) only with
+	 * {@code distlock.admin.enabled} ({@link DistlockAdminWebExtension}). Audited and
+	 * counted as operators' actions are.
 	 * @param job the job's name
 	 * @param paused whether its firings skip from now on
 	 * @param securityContext who asks
 	 * @return the job, or {@code null} (404) if this instance has no such job
 	 */
-	@WriteOperation
 	public @Nullable JobDescriptor job(@Selector String job, boolean paused,
 			@Nullable SecurityContext securityContext) {
 		ScheduledJobs jobs = this.jobs;
