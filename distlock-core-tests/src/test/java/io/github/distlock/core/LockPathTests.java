@@ -1,10 +1,9 @@
 package io.github.distlock.core;
 
-import java.util.List;
-
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -122,8 +121,19 @@ class LockPathTests {
 			assertThat(escaped).doesNotContain("/").isNotIn(".", "..");
 			assertThat(isValidZooKeeperPath("/distlock/mutex/" + escaped)).as(escaped).isTrue();
 			assertThat(URLDecoder.decode(escaped.replace("+", "%2B"), StandardCharsets.UTF_8)).isEqualTo(raw);
+			assertThat(LockPath.unescapeSegment(escaped)).isEqualTo(raw);
 			String previous = seen.put(escaped, raw);
 			assertThat(previous).as("collision for %s", escaped).isIn(null, raw);
+		}
+	}
+
+	@Test
+	void unescapingRefusesAPercentWithoutTwoHexadecimalDigits() {
+		assertThat(LockPath.unescapeSegment("orders:42")).isEqualTo("orders:42");
+		assertThat(LockPath.unescapeSegment("a%2Fb%25")).isEqualTo("a/b%");
+		for (String bad : List.of("a%", "a%2", "a%G0", "%%41")) {
+			assertThatExceptionOfType(InvalidLockPathException.class).isThrownBy(() -> LockPath.unescapeSegment(bad))
+				.withMessageContaining("'" + bad + "' is not an escaped segment");
 		}
 	}
 

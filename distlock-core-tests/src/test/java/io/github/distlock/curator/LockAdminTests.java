@@ -1,6 +1,9 @@
 package io.github.distlock.curator;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -16,12 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.Election;
+import io.github.distlock.core.JobOutcome;
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockInUse;
 import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LockProtocol;
+import io.github.distlock.core.RecordedJob;
+import io.github.distlock.core.ScheduledJob;
 import io.github.distlock.core.WaitForGraph;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
@@ -98,6 +104,49 @@ class LockAdminTests {
 			.hasValueSatisfying((leader) -> assertThat(leader.describe()).startsWith("raw-alone"));
 		latch.close();
 		alone.close();
+	}
+
+	@Test
+	void jobsListsEveryJobWithARecordClusterWideWithItsScheduleLastRunAndNextSlot() throws Exception {
+		CuratorLocks admin = this.zookeeper.newNode();
+		CuratorLocks runner = this.zookeeper.newNode();
+		Clock clock = Clock.fixed(Instant.parse("2030-01-01T00:30:00Z"), ZoneOffset.UTC);
+		CuratorScheduledJobs jobs = new CuratorScheduledJobs(runner, clock, "runner");
+		assertThat(runner.client().blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
+		ScheduledJob report = new ScheduledJob("report", DrainTests.hourly());
+		ScheduledJob restock = new ScheduledJob("restock/eu", DrainTests.hourly());
+		assertThat(admin.admin().jobs()).isEmpty();
+		jobs.register(report);
+		jobs.register(restock);
+		// A node under the records that is not one is left out, not an error.
+		admin.client().create().creatingParentsIfNeeded().forPath("/jobs/bogus", "not a record".getBytes());
+		// Registered only: the record has the schedule and the next slot.
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(admin.admin().jobs()).extracting(RecordedJob::name)
+				.containsExactly("report", "restock/eu"));
+		assertThat(admin.admin().jobs()).allSatisfy((job) -> {
+			assertThat(job.schedule()).isEqualTo("hourly");
+			assertThat(job.paused()).isFalse();
+			assertThat(job.lastSlot()).isNull();
+			assertThat(job.lastRun()).isEmpty();
+			assertThat(job.nextSlot()).isEqualTo(Instant.parse("2030-01-01T01:00:00Z"));
+		});
+		assertThat(jobs.fire(report, clock.instant(), () -> "done").ran()).isTrue();
+		jobs.pause("restock/eu");
+		List<RecordedJob> recorded = admin.admin().jobs();
+		RecordedJob ran = recorded.get(0);
+		assertThat(ran.lastSlot()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+		assertThat(ran.nextSlot()).isEqualTo(Instant.parse("2030-01-01T01:00:00Z"));
+		assertThat(ran.lastRun()).hasValueSatisfying((run) -> {
+			assertThat(run.node()).isEqualTo("runner");
+			assertThat(run.outcome()).isEqualTo(JobOutcome.SUCCEEDED);
+			assertThat(run.slot()).isEqualTo(ran.lastSlot());
+		});
+		assertThat(ran.paused()).isFalse();
+		assertThat(recorded.get(1).paused()).isTrue();
+		// A registration again (another instance, a restart) leaves the record as it is.
+		new CuratorScheduledJobs(admin, clock, "admin").register(report);
+		assertThat(admin.admin().jobs().get(0).runs()).hasSize(1);
 	}
 
 	@Test

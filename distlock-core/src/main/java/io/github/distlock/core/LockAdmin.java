@@ -33,6 +33,18 @@ public interface LockAdmin {
 	List<Election> leaders();
 
 	/**
+	 * Every scheduled job that has a record in ZooKeeper, cluster-wide: its schedule,
+	 * whether it is paused, its latest slot, its next slot and its last runs. A job has a
+	 * record from its registration on an instance connected to ZooKeeper then, or else
+	 * from its first run, so jobs of other instances that this one does not run are
+	 * included.
+	 * @return the jobs, by name
+	 */
+	default List<RecordedJob> jobs() {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot read the records of scheduled jobs");
+	}
+
+	/**
 	 * The wait-for graph across instances: who waits behind whom at which lock, and the
 	 * cycles in it (instances taking locks in different orders, each waiting for the
 	 * other: a deadlock no timeout of theirs reports as such).

@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -196,6 +197,46 @@ public final class LockPath implements Comparable<LockPath> {
 			throw tooLong(value);
 		}
 		return escaped.toString();
+	}
+
+	/**
+	 * Give back the value an escaped segment stands for: the inverse of
+	 * {@link #escapeSegment(String)}, decoding each {@code %XX} as a byte of UTF-8.
+	 * @param segment a segment as {@link #escapeSegment(String)} writes it, such as the
+	 * name of a node
+	 * @return the value
+	 * @throws InvalidLockPathException if a {@code %} is not followed by two hexadecimal
+	 * digits
+	 */
+	public static String unescapeSegment(String segment) {
+		int first = segment.indexOf('%');
+		if (first < 0) {
+			return segment;
+		}
+		StringBuilder value = new StringBuilder(segment.length()).append(segment, 0, first);
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		int i = first;
+		while (i < segment.length()) {
+			char c = segment.charAt(i);
+			if (c != '%') {
+				value.append(c);
+				i++;
+				continue;
+			}
+			bytes.reset();
+			while (i < segment.length() && segment.charAt(i) == '%') {
+				int high = (i + 2 < segment.length()) ? Character.digit(segment.charAt(i + 1), 16) : -1;
+				int low = (high >= 0) ? Character.digit(segment.charAt(i + 2), 16) : -1;
+				if (low < 0) {
+					throw new InvalidLockPathException("'" + printable(segment)
+							+ "' is not an escaped segment: no two hexadecimal digits after" + " the % at index " + i);
+				}
+				bytes.write((high << 4) | low);
+				i += 3;
+			}
+			value.append(new String(bytes.toByteArray(), StandardCharsets.UTF_8));
+		}
+		return value.toString();
 	}
 
 	private static int firstToEscape(String value) {

@@ -25,6 +25,7 @@ import io.github.distlock.core.LockProtocol;
 import io.github.distlock.core.LockQueue;
 import io.github.distlock.core.LockState;
 import io.github.distlock.core.LocksDrainingException;
+import io.github.distlock.core.RecordedJob;
 
 /**
  * The administration view of one client's lock root: walks each protocol's subtree depth
@@ -34,7 +35,8 @@ import io.github.distlock.core.LocksDrainingException;
  * keeps its queue in two children of its node. Blocking reads, one {@code getChildren}
  * per node and one {@code getData} per queue node. The {@linkplain Drain drain} is the
  * engine's own, shared by every view of the same locks. Asking holders to release and
- * removing them is {@link HolderReleases}' work.
+ * removing them is {@link HolderReleases}' work; the scheduled jobs are read from their
+ * {@linkplain JobRecords records}.
  */
 final class CuratorLockAdmin implements LockAdmin {
 
@@ -51,11 +53,15 @@ final class CuratorLockAdmin implements LockAdmin {
 
 	private final HolderReleases releases;
 
-	CuratorLockAdmin(QueueInspector inspector, SessionWatch session, Drain drain, HolderReleases releases) {
+	private final JobRecords jobs;
+
+	CuratorLockAdmin(QueueInspector inspector, SessionWatch session, Drain drain, HolderReleases releases,
+			JobRecords jobs) {
 		this.inspector = inspector;
 		this.session = session;
 		this.drain = drain;
 		this.releases = releases;
+		this.jobs = jobs;
 	}
 
 	@Override
@@ -163,6 +169,30 @@ final class CuratorLockAdmin implements LockAdmin {
 		walk(LockProtocol.LEADER_LATCH,
 				(path, queue) -> elections.add(new Election(path.value(), queue.node(), queue.participants())));
 		return List.copyOf(elections);
+	}
+
+	@Override
+	public List<RecordedJob> jobs() {
+		this.session.awaitConnection();
+		List<RecordedJob> jobs = new ArrayList<>();
+		for (String name : this.jobs.names()) {
+			JobRecords.Versioned read;
+			try {
+				read = this.jobs.read(name);
+			}
+			catch (LockAcquisitionException ex) {
+				logger.warn("Scheduled job '{}' is left out of the jobs: {}", name, ex.getMessage());
+				continue;
+			}
+			if (read.version() < 0) {
+				// Removed since the names were read.
+				continue;
+			}
+			JobRecord record = read.record();
+			jobs.add(new RecordedJob(name, record.schedule(), record.paused(), record.lastSlot(), record.nextSlot(),
+					record.runs()));
+		}
+		return List.copyOf(jobs);
 	}
 
 	private void walk(LockProtocol protocol, Found found) {

@@ -244,7 +244,8 @@ public final class CuratorLocks implements Locks, AutoCloseable {
 	@Override
 	public LockAdmin admin() {
 		return new CuratorLockAdmin(this.inspector, this.session, this.engine.drain,
-				new HolderReleases(this.inspector, this.session, this.client, this.fenceStores));
+				new HolderReleases(this.inspector, this.session, this.client, this.fenceStores),
+				new JobRecords(this.client));
 	}
 
 	/**

@@ -139,6 +139,9 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 		if (known != null && known != job) {
 			throw new LockConfigurationException("Scheduled job '" + job.name() + "' is registered twice");
 		}
+		if (known == null) {
+			this.records.createIfConnected(job.name(), JobRecord.registered(job.schedule(), this.clock.instant()));
+		}
 	}
 
 	@Override
@@ -347,7 +350,7 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 			record = interruptedRunsEnded(record, now);
 			long missed = missedSlots(job, record.lastSlot(), slot);
 			JobRun run = new JobRun(job.name(), slot, this.node, now, null, JobOutcome.RUNNING, handle.fencingToken());
-			if (this.records.write(job.name(), current.version(), record.claimedBy(run))) {
+			if (this.records.write(job.name(), current.version(), record.claimedBy(run, job.schedule()))) {
 				if (missed > 0) {
 					for (ScheduledJobListener listener : this.listeners) {
 						listener.missed(job.name(), missed);

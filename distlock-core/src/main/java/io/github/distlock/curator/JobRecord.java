@@ -12,41 +12,57 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.JobOutcome;
 import io.github.distlock.core.JobRun;
+import io.github.distlock.core.JobSchedule;
 
 /**
  * The record of a scheduled job, the data of its node {@code /jobs/<name>}: whether it is
- * paused, the latest slot claimed, and the last runs, newest first, as JSON:
- * <pre class="code">
- * {"paused":false,"lastSlot":"2026-11-27T04:00:00Z","runs":[{"slot":"2026-11-27T04:00:00Z",
+ * paused, the latest slot claimed, the schedule and its next slot, and the last runs,
+ * newest first, as JSON: <pre class="code">
+ * {"paused":false,"lastSlot":"2026-11-27T04:00:00Z","schedule":"cron 0 0 * * * * (UTC)",
+ *  "nextSlot":"2026-11-27T05:00:00Z","runs":[{"slot":"2026-11-27T04:00:00Z",
  *  "node":"shop@host/4711","startedAt":"2026-11-27T04:00:00.012Z","endedAt":"2026-11-27T04:00:00.130Z",
  *  "outcome":"SUCCEEDED","fencingToken":4294967312}]}
  * </pre> A manual run has {@code "manual":true} (written only then, so records without
  * manual runs read as before): its {@code slot} is the time it was asked for, and it
- * leaves {@code lastSlot} as it was.
+ * leaves {@code lastSlot} as it was. {@code schedule} and {@code nextSlot} are written by
+ * each claim (the slot after the one claimed) and by the registration of a job that has
+ * no record yet (the slot after that time); a reader ignores the fields it does not know,
+ * and reads a record without them as having neither.
  *
  * @param paused whether the job's firings skip
  * @param lastSlot the latest slot claimed; a slot not after it is never run again
  * @param runs the last runs, newest first, at most {@value #HISTORY}
+ * @param schedule the description of the schedule, or {@code null}
+ * @param nextSlot the schedule's slot after the latest claimed, or {@code null}
  */
-record JobRecord(boolean paused, @Nullable Instant lastSlot, List<JobRun> runs) {
+record JobRecord(boolean paused, @Nullable Instant lastSlot, List<JobRun> runs, @Nullable String schedule,
+		@Nullable Instant nextSlot) {
 
 	/** How many runs a record keeps. */
 	static final int HISTORY = 10;
 
-	static final JobRecord EMPTY = new JobRecord(false, null, List.of());
+	static final JobRecord EMPTY = new JobRecord(false, null, List.of(), null, null);
 
 	JobRecord withPaused(boolean paused) {
-		return new JobRecord(paused, this.lastSlot, this.runs);
+		return new JobRecord(paused, this.lastSlot, this.runs, this.schedule, this.nextSlot);
 	}
 
-	/** This record with the given run claiming its slot. */
-	JobRecord claimedBy(JobRun run) {
-		return new JobRecord(this.paused, run.slot(), withNewest(run));
+	/** This record with the given run claiming its slot of the given schedule. */
+	JobRecord claimedBy(JobRun run, JobSchedule schedule) {
+		return new JobRecord(this.paused, run.slot(), withNewest(run), schedule.description(),
+				schedule.slotAfter(run.slot()));
+	}
+
+	/** The record of a job registered at the given time, before any claim. */
+	static JobRecord registered(JobSchedule schedule, Instant now) {
+		Instant current = schedule.slotAt(now);
+		return new JobRecord(false, null, List.of(), schedule.description(),
+				schedule.slotAfter((current != null) ? current : now));
 	}
 
 	/** This record with the given manual run started: it claims no slot. */
 	JobRecord startedManually(JobRun run) {
-		return new JobRecord(this.paused, this.lastSlot, withNewest(run));
+		return new JobRecord(this.paused, this.lastSlot, withNewest(run), this.schedule, this.nextSlot);
 	}
 
 	private List<JobRun> withNewest(JobRun run) {
@@ -67,13 +83,21 @@ record JobRecord(boolean paused, @Nullable Instant lastSlot, List<JobRun> runs) 
 		for (JobRun run : this.runs) {
 			runs.add((run.slot().equals(slot) && run.fencingToken() == token) ? change.apply(run) : run);
 		}
-		return new JobRecord(this.paused, this.lastSlot, List.copyOf(runs));
+		return new JobRecord(this.paused, this.lastSlot, List.copyOf(runs), this.schedule, this.nextSlot);
 	}
 
 	byte[] toBytes() {
 		StringBuilder json = new StringBuilder(128 + 200 * this.runs.size());
 		json.append("{\"paused\":").append(this.paused).append(",\"lastSlot\":");
 		string(json, this.lastSlot);
+		if (this.schedule != null) {
+			json.append(",\"schedule\":");
+			string(json, this.schedule);
+		}
+		if (this.nextSlot != null) {
+			json.append(",\"nextSlot\":");
+			string(json, this.nextSlot);
+		}
 		json.append(",\"runs\":[");
 		for (int i = 0; i < this.runs.size(); i++) {
 			JobRun run = this.runs.get(i);
@@ -124,7 +148,8 @@ record JobRecord(boolean paused, @Nullable Instant lastSlot, List<JobRun> runs) 
 			}
 		}
 		return new JobRecord(Boolean.TRUE.equals(fields.get("paused")), instant(fields.get("lastSlot")),
-				List.copyOf(runs));
+				List.copyOf(runs), (fields.get("schedule") instanceof String schedule) ? schedule : null,
+				instant(fields.get("nextSlot")));
 	}
 
 	private static <T> T required(@Nullable T value, String name) {

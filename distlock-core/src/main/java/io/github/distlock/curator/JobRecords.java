@@ -1,11 +1,16 @@
 package io.github.distlock.curator;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockPath;
@@ -17,6 +22,12 @@ import io.github.distlock.core.LockPath;
  * one wins and the other reads again. Blocking calls.
  */
 final class JobRecords {
+
+	private static final Logger logger = LoggerFactory.getLogger(JobRecords.class);
+
+	private static final String JOBS = "jobs";
+
+	private static final String ROOT = "/" + JOBS;
 
 	private final CuratorFramework client;
 
@@ -80,6 +91,56 @@ final class JobRecords {
 		}
 	}
 
+	/**
+	 * Write the record of a newly registered job if the job has no record yet and the
+	 * client is connected now: an existing record is never changed by it, and a
+	 * registration never waits for a connection (the first claim writes the record then).
+	 */
+	void createIfConnected(String job, JobRecord record) {
+		if (this.client.getState() != CuratorFrameworkState.STARTED
+				|| !this.client.getZookeeperClient().isConnected()) {
+			return;
+		}
+		try {
+			this.client.create()
+				.creatingParentContainersIfNeeded()
+				.withMode(CreateMode.PERSISTENT)
+				.forPath(path(job), record.toBytes());
+		}
+		catch (KeeperException.NodeExistsException ex) {
+			// Registered before, or run: the record stays as it is.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			logger.debug("The record of scheduled job '{}' was not created", job, ex);
+		}
+	}
+
+	/**
+	 * The names of the jobs that have a record, cluster-wide.
+	 * @return the names, sorted
+	 */
+	List<String> names() {
+		List<String> children;
+		try {
+			children = this.client.getChildren().forPath(ROOT);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		catch (Exception ex) {
+			throw failure("Reading the records of scheduled jobs failed", ex);
+		}
+		List<String> names = new ArrayList<>(children.size());
+		for (String child : children) {
+			names.add(LockPath.unescapeSegment(child));
+		}
+		names.sort(null);
+		return names;
+	}
+
 	/** Change the record, reading it again as long as another write comes first. */
 	void update(String job, UnaryOperator<JobRecord> change) {
 		while (true) {
@@ -98,7 +159,7 @@ final class JobRecords {
 	}
 
 	private static String path(String job) {
-		return "/" + LockPath.of("jobs", job).value();
+		return "/" + LockPath.of(JOBS, job).value();
 	}
 
 	/** A record as read, with the version of its node. */
