@@ -214,13 +214,18 @@ function updateAges() {
 	}
 }
 
+// Fencing tokens and epochs are 64-bit: read as text, so that one above 2^53 is shown and sent back exactly.
+function exactNumbers(json) {
+	return json.replace(/"(fencingToken|epoch)":(-?\d+)/g, '"$1":"$2"');
+}
+
 async function refresh() {
 	try {
 		const response = await fetch('api/state', { headers: { 'Accept': 'application/json' } });
 		if (!response.ok) {
 			throw new Error('HTTP ' + response.status);
 		}
-		state = await response.json();
+		state = JSON.parse(exactNumbers(await response.text()));
 		const drawn = JSON.stringify({ ...state, csrf: null, cluster: state.cluster && { ...state.cluster, readAt: null } });
 		if (drawn !== lastDrawn && !document.getElementById('confirm').open) {
 			lastDrawn = drawn;
