@@ -31,6 +31,13 @@ public enum JobSkip {
 	 * no new locks, so it runs no job until the drain ends; another instance may run the
 	 * slot.
 	 */
-	DRAINING
+	DRAINING,
+
+	/**
+	 * No one held the job's lock, yet this instance could not take it: its locks had no
+	 * connection to ZooKeeper (for as long as a firing waits for one, a few seconds), so
+	 * another instance may run the slot, or a catch-up.
+	 */
+	DISCONNECTED
 
 }

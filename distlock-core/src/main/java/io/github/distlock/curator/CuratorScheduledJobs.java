@@ -41,7 +41,10 @@ import io.github.distlock.core.ScheduledJobs;
  * <li>reads the record and skips at once if the job is paused or the slot (or a later
  * one) is claimed: the common case of the instances that did not win costs one read;</li>
  * <li>tries the job's lock once, without waiting (a held lock means a run is going on,
- * and a run never overlaps another), and skips if it is taken;</li>
+ * and a run never overlaps another), and skips if it is taken; if the lock is free in
+ * ZooKeeper, the locks do not see their connection yet (it came back, and the record was
+ * read, before they heard of it), and the firing waits for the lock up to five seconds,
+ * skipping {@link JobSkip#DISCONNECTED} if it is still free and not taken then;</li>
  * <li>under the lock, claims the slot with a write conditional on the version of the
  * record it read: whatever the clocks and whoever else writes, a slot is claimed once (a
  * write that lost to another retries from a fresh read, and then sees the slot
@@ -72,6 +75,9 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 	 * How many slots a firing counts at most when it reports the slots missed before it.
 	 */
 	private static final int MISSED_COUNT_LIMIT = 10_000;
+
+	/** How long a firing waits for its locks to see a connection to ZooKeeper. */
+	private static final Duration CONNECTION_WAIT = Duration.ofSeconds(5);
 
 	private final Locks locks;
 
@@ -220,6 +226,14 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 		Optional<LockHandle> lock;
 		try {
 			lock = this.locks.nonReentrantMutex(job.lockPath()).tryAcquire(Duration.ZERO);
+			if (lock.isEmpty() && this.records.lockFree(job.lockPath())) {
+				// Free, yet not taken: the connection came back before the locks heard of
+				// it.
+				lock = this.locks.nonReentrantMutex(job.lockPath()).tryAcquire(CONNECTION_WAIT);
+				if (lock.isEmpty() && this.records.lockFree(job.lockPath())) {
+					return skipped(job, slot, JobSkip.DISCONNECTED);
+				}
+			}
 		}
 		catch (LocksDrainingException ex) {
 			// The drain began since the check.

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockPath;
+import io.github.distlock.core.LockProtocol;
 
 /**
  * The {@linkplain JobRecord records} of scheduled jobs in ZooKeeper, the persistent nodes
@@ -115,6 +116,28 @@ final class JobRecords {
 		}
 		catch (Exception ex) {
 			logger.debug("The record of scheduled job '{}' was not created", job, ex);
+		}
+	}
+
+	/**
+	 * Whether no one holds or waits for the job's lock, as ZooKeeper has it now: its
+	 * mutex queue has no nodes.
+	 * @return {@code true} if the queue is empty or absent; {@code false} if it has nodes
+	 * or could not be read
+	 */
+	boolean lockFree(LockPath lock) {
+		try {
+			return this.client.getChildren().forPath("/" + LockProtocol.MUTEX.subtree() + "/" + lock.value()).isEmpty();
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+		catch (Exception ex) {
+			return false;
 		}
 	}
 

@@ -28,7 +28,7 @@ import io.github.distlock.core.ScheduledJobs;
  * for outside the schedule);</li>
  * <li>{@value #SKIPPED} counter: firings of this instance that did not run the job, tag
  * {@code reason} ({@code slot_taken}, {@code paused}, {@code locked}, {@code no_slot},
- * {@code draining});</li>
+ * {@code draining}, {@code disconnected});</li>
  * <li>{@value #MISSED} counter: slots no instance ran, counted by the run that found them
  * (slots that passed while the job was paused included);</li>
  * <li>{@value #LAG} timer: how long after its slot a run of this instance started (manual
