@@ -26,7 +26,9 @@ import static org.awaitility.Awaitility.await;
  * one group; {@code transferTo} the member right behind the leader, from the call until
  * the target's {@link LeadershipGrantedEvent}; then the same for {@code relinquish}, the
  * graceful shutdown's hand-over, until the next member's event. Prints the median and the
- * 99th percentile; asserts only that each hand-off reached its target.
+ * 99th percentile; asserts only that each hand-off reached its target. With
+ * {@code -Ddistlock.handoff.stock=true} the server runs as a stock one does
+ * ({@code tickTime=2000}, so sessions of 4 s to 40 s) instead of the harness's.
  */
 @EnabledIfSystemProperty(named = "distlock.handoff.benchmark", matches = "\\d+")
 class LeadershipHandOffBenchmarkTests {
@@ -34,7 +36,8 @@ class LeadershipHandOffBenchmarkTests {
 	private static final String GROUP = "bench";
 
 	@RegisterExtension
-	final ZooKeeperExtension zookeeper = new ZooKeeperExtension();
+	final ZooKeeperExtension zookeeper = Boolean.getBoolean("distlock.handoff.stock")
+			? new ZooKeeperExtension().withTickTime(Duration.ofSeconds(2)) : new ZooKeeperExtension();
 
 	private final Map<String, CompletableFuture<Long>> grants = new ConcurrentHashMap<>();
 
@@ -73,8 +76,10 @@ class LeadershipHandOffBenchmarkTests {
 				.until(() -> leader.inspect(GROUP).memberIds().size() == 3);
 		}
 		assertThat(transfers).hasSize(rounds);
-		System.out.println("[measure] hand-off, " + rounds + " transferTo to the next member: " + figures(transfers)
-				+ "; " + rounds + " relinquish (shutdown): " + figures(relinquishes));
+		System.out.println("[measure] hand-off ("
+				+ (Boolean.getBoolean("distlock.handoff.stock") ? "stock tickTime=2000" : "harness server") + "), "
+				+ rounds + " transferTo to the next member: " + figures(transfers) + "; " + rounds
+				+ " relinquish (shutdown): " + figures(relinquishes));
 	}
 
 	private CuratorLeadership leader(List<CuratorLeadership> members) {
