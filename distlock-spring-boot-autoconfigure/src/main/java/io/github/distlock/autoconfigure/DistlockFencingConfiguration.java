@@ -60,8 +60,7 @@ class DistlockFencingConfiguration {
 		return new TransactionListenerRegistrar(fencing, DistlockFencingConfiguration::runsOnTheDatabase);
 	}
 
-	// A Kafka transaction manager's transactions run on a producer, not on the
-	// DataSource:
+	// Kafka transaction managers' transactions run on a producer, not the DataSource;
 	// the broker fences them (docs/kafka.md), and the database's fence would refuse them.
 	private static boolean runsOnTheDatabase(ConfigurableTransactionManager manager) {
 		return ClassUtils.getAllInterfacesForClassAsSet(manager.getClass())

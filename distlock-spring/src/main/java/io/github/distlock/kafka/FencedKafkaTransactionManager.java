@@ -35,7 +35,7 @@ import io.github.distlock.interceptor.TransactionFencing;
  * delivery. Each transaction initializes the lock's producer anew (the next holder may be
  * another process), which costs one round trip to the broker per transaction.
  */
-public class FencedKafkaTransactionManager<K, V> extends KafkaTransactionManager<K, V> {
+public final class FencedKafkaTransactionManager<K, V> extends KafkaTransactionManager<K, V> {
 
 	private final KafkaFencing fencing;
 

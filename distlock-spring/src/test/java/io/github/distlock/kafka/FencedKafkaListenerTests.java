@@ -35,8 +35,11 @@ import org.springframework.kafka.listener.DefaultAfterRollbackProcessor;
 import org.springframework.kafka.listener.KafkaMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListener;
 import org.springframework.kafka.listener.MessageListenerContainer;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.backoff.FixedBackOff;
 
 import io.github.distlock.core.ConnectionLossPolicy;
+import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.StaleFencingTokenException;
@@ -48,6 +51,7 @@ import io.github.distlock.testsupport.NodeOptions;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -149,6 +153,24 @@ class FencedKafkaListenerTests {
 		assertThat(node.transactionalIds()).contains("distlock-mutex/pipeline/invoices");
 	}
 
+	@Test
+	void producerFactoryThatIsNotFencedIsRefusedAndTheLockReleased() {
+		Node node = new Node(zookeeper.newNode());
+		DefaultKafkaProducerFactory<String, String> plain = kafka.transactionalProducerFactory("plain-");
+		this.resources.add(plain::destroy);
+		LockPath path = LockPath.of("pipeline/plain");
+		FencedKafkaTransactionManager<String, String> transactionManager = new FencedKafkaTransactionManager<>(plain,
+				node.fencing, node.locks.mutex(path), WAIT);
+		assertThatExceptionOfType(LockConfigurationException.class)
+			.isThrownBy(() -> new TransactionTemplate(transactionManager).executeWithoutResult((status) -> {
+			}))
+			.withMessageContaining("'pipeline/plain'")
+			.withMessageContaining("FencedProducerFactory");
+		try (LockHandle next = zookeeper.newNode().mutex(path).acquire(Duration.ofSeconds(10))) {
+			assertThat(next.isHeld()).isTrue();
+		}
+	}
+
 	private void start(Node node, LockPath path, String topic, String group, MessageListener<String, String> listener,
 			Queue<Exception> rollbacks) {
 		FencedKafkaTransactionManager<String, String> transactionManager = new FencedKafkaTransactionManager<>(
@@ -166,16 +188,20 @@ class FencedKafkaListenerTests {
 		KafkaMessageListenerContainer<String, String> container = new KafkaMessageListenerContainer<>(
 				new DefaultKafkaConsumerFactory<>(configs, new StringDeserializer(), new StringDeserializer()),
 				properties);
-		container.setAfterRollbackProcessor(new DefaultAfterRollbackProcessor<>() {
+		// Delivered again until committed: a delivery that fails (its lock not acquired
+		// while the holder reconnects, say) is never skipped as exhausted.
+		container.setAfterRollbackProcessor(
+				new DefaultAfterRollbackProcessor<>(new FixedBackOff(50, FixedBackOff.UNLIMITED_ATTEMPTS)) {
 
-			@Override
-			public void process(List<ConsumerRecord<String, String>> records, Consumer<String, String> consumer,
-					MessageListenerContainer container, Exception exception, boolean recoverable, EOSMode eosMode) {
-				rollbacks.add(exception);
-				super.process(records, consumer, container, exception, recoverable, eosMode);
-			}
+					@Override
+					public void process(List<ConsumerRecord<String, String>> records, Consumer<String, String> consumer,
+							MessageListenerContainer container, Exception exception, boolean recoverable,
+							EOSMode eosMode) {
+						rollbacks.add(exception);
+						super.process(records, consumer, container, exception, recoverable, eosMode);
+					}
 
-		});
+				});
 		container.start();
 		this.resources.add(container::stop);
 	}

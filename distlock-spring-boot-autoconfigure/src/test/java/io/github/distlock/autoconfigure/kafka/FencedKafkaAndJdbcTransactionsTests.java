@@ -38,6 +38,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -46,6 +47,7 @@ import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.springframework.kafka.transaction.KafkaTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.AbstractPlatformTransactionManager;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.autoconfigure.DistlockAutoConfiguration;
@@ -106,15 +108,17 @@ class FencedKafkaAndJdbcTransactionsTests {
 		new JdbcTemplate(new DriverManagerDataSource(this.url, "sa", "")).execute("shutdown");
 	}
 
-	private ConfigurableApplicationContext start(String connectString) {
+	private ConfigurableApplicationContext start(String connectString, String... more) {
 		SpringApplication application = new SpringApplication(OrdersConfiguration.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		ConfigurableApplicationContext context = application.run("--distlock.zookeeper.connect-string=" + connectString,
+		List<String> arguments = new ArrayList<>(List.of("--distlock.zookeeper.connect-string=" + connectString,
 				"--distlock.zookeeper.namespace=fenced-dual", "--distlock.zookeeper.session-timeout=30s",
 				"--spring.datasource.url=" + this.url,
 				"--spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
 				"--spring.kafka.producer.transaction-id-prefix=app-",
-				"--spring.kafka.producer.properties.max.block.ms=20000", "--spring.main.banner-mode=off");
+				"--spring.kafka.producer.properties.max.block.ms=20000", "--spring.main.banner-mode=off"));
+		arguments.addAll(List.of(more));
+		ConfigurableApplicationContext context = application.run(arguments.toArray(String[]::new));
 		this.contexts.add(context);
 		JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
 		jdbc.execute("create table if not exists orders (id varchar(20), val varchar(20), token bigint)");
@@ -123,7 +127,18 @@ class FencedKafkaAndJdbcTransactionsTests {
 
 	@Test
 	void rightfulHolderCommitsBothSinksThroughTheirFences() {
-		ConfigurableApplicationContext context = start(zookeeper.connectString());
+		commitsBothSinks(start(zookeeper.connectString()));
+	}
+
+	// The database's fence is not attached to the Kafka transaction manager's
+	// transactions, which would otherwise refuse to commit them (they do not run on the
+	// DataSource) once the manager synchronizes.
+	@Test
+	void rightfulHolderCommitsBothSinksWhenTheKafkaTransactionManagerSynchronizes() {
+		commitsBothSinks(start(zookeeper.connectString(), "--orders.kafka-synchronization=true"));
+	}
+
+	private static void commitsBothSinks(ConfigurableApplicationContext context) {
 		String id = UUID.randomUUID().toString().substring(0, 8);
 		long token = context.getBean(Orders.class).place(id, "placed", () -> {
 		});
@@ -273,8 +288,14 @@ class FencedKafkaAndJdbcTransactionsTests {
 		}
 
 		@Bean
-		KafkaTransactionManager<?, ?> kafkaTransactionManager(ProducerFactory<?, ?> producerFactory) {
-			return new KafkaTransactionManager<>(producerFactory);
+		KafkaTransactionManager<?, ?> kafkaTransactionManager(ProducerFactory<?, ?> producerFactory,
+				Environment environment) {
+			KafkaTransactionManager<?, ?> manager = new KafkaTransactionManager<>(producerFactory);
+			// Spring Kafka's default is no synchronization; an application may set one.
+			if (environment.getProperty("orders.kafka-synchronization", Boolean.class, false)) {
+				manager.setTransactionSynchronization(AbstractPlatformTransactionManager.SYNCHRONIZATION_ALWAYS);
+			}
+			return manager;
 		}
 
 		@Bean
