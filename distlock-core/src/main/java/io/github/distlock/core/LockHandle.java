@@ -41,7 +41,10 @@ public interface LockHandle extends Handle {
 	 * Path of the ZooKeeper node that holds this lock, relative to the namespace of the
 	 * client holding it. The node exists exactly as long as the lock is held, so a write
 	 * to ZooKeeper that must not land once the lock is lost checks the node in the same
-	 * multi-operation ({@code io.github.distlock.curator.GuardedWrites} does).
+	 * multi-operation ({@code io.github.distlock.curator.GuardedWrites} does). A leader's
+	 * tenure gives its latch node: it may outlive the tenure (a tenure ended by a
+	 * suspended connection keeps it), but while it exists it is the first of the group,
+	 * so no other member led meanwhile.
 	 * @return the node's path, or empty if the lock is not held through a node
 	 */
 	default Optional<String> nodePath() {

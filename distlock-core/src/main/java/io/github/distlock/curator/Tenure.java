@@ -103,11 +103,12 @@ final class Tenure implements TenureHandle.Source, Hold.Node.Owner {
 
 	/** Open a handle of the current tenure, or none if the node does not lead now. */
 	@Nullable LockHandle open() {
-		if (!isLeader()) {
+		Hold.Node held = this.held;
+		if (held == null || !isLeader()) {
 			return null;
 		}
 		this.inFlight++;
-		return new TenureHandle(this, this.count, epoch(), this.since);
+		return new TenureHandle(this, this.count, held.token(), held.node().path(), this.since);
 	}
 
 	/** Completes with the epoch once the node leads. */

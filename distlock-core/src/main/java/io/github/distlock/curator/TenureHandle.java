@@ -1,6 +1,7 @@
 package io.github.distlock.curator;
 
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -17,6 +18,12 @@ import io.github.distlock.core.LockState;
  * the same node leads again: that is a new tenure). Its fencing token is the tenure's
  * epoch. While a handle is open, a leaving leader drains: it deletes its node only once
  * the handle is closed (or the drain time is over).
+ * <p>
+ * Its node path is the latch node that leads in the tenure: while that node exists it is
+ * the first of the group, so no other member led since the tenure began (a member leads
+ * only once the nodes before its own are gone). A write to ZooKeeper, or a Kafka
+ * producer's initialization, that checks the node on the server therefore lands only if
+ * no newer leader could have come first.
  */
 final class TenureHandle implements LockHandle {
 
@@ -26,14 +33,17 @@ final class TenureHandle implements LockHandle {
 
 	private final long epoch;
 
+	private final String node;
+
 	private final Instant since;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
-	TenureHandle(Source participant, long tenure, long epoch, @Nullable Instant since) {
+	TenureHandle(Source participant, long tenure, long epoch, String node, @Nullable Instant since) {
 		this.participant = participant;
 		this.tenure = tenure;
 		this.epoch = epoch;
+		this.node = node;
 		this.since = (since != null) ? since : Instant.now();
 	}
 
@@ -50,6 +60,11 @@ final class TenureHandle implements LockHandle {
 	@Override
 	public long fencingToken() {
 		return this.epoch;
+	}
+
+	@Override
+	public Optional<String> nodePath() {
+		return Optional.of(this.node);
 	}
 
 	@Override

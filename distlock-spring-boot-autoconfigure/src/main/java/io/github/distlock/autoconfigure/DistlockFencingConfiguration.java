@@ -15,7 +15,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.util.ClassUtils;
 
 import io.github.distlock.interceptor.TransactionFencing;
 import io.github.distlock.transaction.FenceTable;
@@ -25,14 +27,17 @@ import io.github.distlock.transaction.JdbcTransactionFencing;
 /**
  * Fenced transactions on JDBC, when spring-jdbc is on the class path: the
  * {@link TransactionFencing} that {@code fenced = true} needs, added to every transaction
- * manager as a listener, and {@link FencedTransactions} for programmatic holds. The data
- * source and the transaction manager are looked up when first needed, so that a context
- * without them starts (and refuses a fenced annotation, naming it).
+ * manager as a listener (but Kafka's, whose transactions the broker fences), and
+ * {@link FencedTransactions} for programmatic holds. The data source and the transaction
+ * manager are looked up when first needed, so that a context without them starts (and
+ * refuses a fenced annotation, naming it).
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 @ConditionalOnClass(name = "org.springframework.jdbc.datasource.DataSourceUtils")
 class DistlockFencingConfiguration {
+
+	private static final String KAFKA_TRANSACTION_MANAGER = "org.springframework.kafka.transaction.KafkaAwareTransactionManager";
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -52,7 +57,15 @@ class DistlockFencingConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static BeanPostProcessor transactionFencingRegistrar(ObjectProvider<JdbcTransactionFencing> fencing) {
-		return new TransactionListenerRegistrar(fencing);
+		return new TransactionListenerRegistrar(fencing, DistlockFencingConfiguration::runsOnTheDatabase);
+	}
+
+	// Kafka transaction managers' transactions run on a producer, not the DataSource;
+	// the broker fences them (docs/kafka.md), and the database's fence would refuse them.
+	private static boolean runsOnTheDatabase(ConfigurableTransactionManager manager) {
+		return ClassUtils.getAllInterfacesForClassAsSet(manager.getClass())
+			.stream()
+			.noneMatch((type) -> type.getName().equals(KAFKA_TRANSACTION_MANAGER));
 	}
 
 	@Bean

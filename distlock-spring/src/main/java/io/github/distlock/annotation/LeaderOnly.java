@@ -68,7 +68,9 @@ public @interface LeaderOnly {
 	 * {@code leader/<group>}. As for {@link DistributedLock#fenced()}: the method returns
 	 * its result and runs a JDBC or JPA transaction, or returns a {@code Mono} or
 	 * {@code Flux} (or is a Kotlin {@code suspend} function) and runs an R2DBC one; the
-	 * lock wraps the method's {@code @Transactional}. See docs/failure-model.md.
+	 * lock wraps the method's {@code @Transactional}. Kafka transactions in the call run
+	 * on the producer of {@code transactional.id} {@code distlock-leader/<group>}, which
+	 * the next leader's producer fences. See docs/failure-model.md and docs/kafka.md.
 	 * @return whether the leader's transactions are fenced
 	 */
 	boolean fenced() default false;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -111,6 +112,21 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
 			}
 		}
 		return values;
+	}
+
+	/**
+	 * The transactional ids the broker knows.
+	 * @return the ids
+	 */
+	public List<String> transactionalIds() {
+		return this.broker.doWithAdminFunction((admin) -> {
+			try {
+				return admin.listTransactions().all().get().stream().map(TransactionListing::transactionalId).toList();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
 	}
 
 	/**
