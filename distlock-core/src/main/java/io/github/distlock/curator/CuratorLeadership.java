@@ -151,7 +151,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		this(locks, drain, locks.engine().identity().memberId());
 	}
 
-	private CuratorLeadership(CuratorLocks locks, Duration drain, String memberId) {
+	CuratorLeadership(CuratorLocks locks, Duration drain, String memberId) {
 		if (memberId == null || memberId.isBlank()) {
 			throw new IllegalArgumentException(
 					"CuratorLeadership: the member id must not be blank, was '" + memberId + "'");
