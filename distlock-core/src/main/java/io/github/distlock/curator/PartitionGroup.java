@@ -347,7 +347,8 @@ final class PartitionGroup implements Partitions, SessionBound {
 				this.events.assigned(new PartitionAssignedEvent(this.group, index, ownership.epoch(), this.memberId));
 			}
 			else {
-				// Made as we left: never told, deleted.
+				// Made as we left: never told, so no work to wait for; deleted.
+				ownership.ended().complete(null);
 				this.abandoned.put(index, ownership);
 				deleteAbandoned(ownership);
 			}
@@ -383,14 +384,20 @@ final class PartitionGroup implements Partitions, SessionBound {
 		evaluate(index);
 	}
 
+	/**
+	 * Delete an abandoned node of ours once the work under its ownership ended: only then
+	 * may another member own the partition.
+	 */
 	private void deleteAbandoned(PartitionOwnership ownership) {
-		this.engine.requests().deleteConfirmed(ownership.node().path()).whenComplete((deleted, ex) -> {
-			synchronized (this) {
-				if (ex == null && this.abandoned.remove(ownership.index(), ownership)) {
-					this.ownerNodes.read(ownership.index());
+		ownership.ended()
+			.thenCompose((ended) -> this.engine.requests().deleteConfirmed(ownership.node().path()))
+			.whenComplete((deleted, ex) -> {
+				synchronized (this) {
+					if (ex == null && this.abandoned.remove(ownership.index(), ownership)) {
+						this.ownerNodes.read(ownership.index());
+					}
 				}
-			}
-		});
+			});
 	}
 
 	private long sessionId() {
