@@ -82,6 +82,8 @@ class PartitionsBenchmarkTests {
 			this.assignedAt.clear();
 			fourth.leave().get(WITHIN.toSeconds(), TimeUnit.SECONDS);
 			awaitOwned(three, ids);
+			// Owned before the listeners are told: wait for them.
+			await().atMost(WITHIN).until(() -> this.assignedAt.keySet().containsAll(given));
 			for (int index : given) {
 				handOvers.add(this.assignedAt.get(index) - this.revokedAt.get(index));
 			}

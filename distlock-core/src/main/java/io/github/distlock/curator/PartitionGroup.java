@@ -433,7 +433,15 @@ final class PartitionGroup implements Partitions, SessionBound {
 						this.group);
 				revoke(ownership, Reason.NODE_DELETED, false);
 			}
-			this.ownerNodes.read(index);
+			if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+				// Absent as of this event: the desired owner creates at once (a create
+				// only
+				// when absent, which a node made meanwhile refuses), then reads.
+				ownerAbsent(index);
+			}
+			if (!this.ownerNodes.isCreating(index)) {
+				this.ownerNodes.read(index);
+			}
 		}
 	}
 
