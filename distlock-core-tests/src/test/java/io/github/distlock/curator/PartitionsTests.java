@@ -31,6 +31,7 @@ import io.github.distlock.core.PartitionRevokedEvent;
 import io.github.distlock.core.PartitionRevokedEvent.Reason;
 import io.github.distlock.core.Partitions;
 import io.github.distlock.relay.TcpRelay;
+import io.github.distlock.testsupport.Faults;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -239,6 +240,31 @@ class PartitionsTests {
 		Map<Integer, Long> back = awaitOwnedAsHashed(List.of(a, b, cut), 16);
 		for (int index : owned) {
 			assertThat(back.get(index)).isGreaterThan(takenOver.get(index));
+		}
+	}
+
+	@Test
+	void aMemberWhoseSessionExpiredGivesUpAtOnceAndOwnsAgainInItsNewSessionWithLargerEpochs() throws Exception {
+		Member a = member("a");
+		Member b = member("b");
+		a.join(8);
+		b.join(8);
+		Map<Integer, Long> before = awaitOwnedAsHashed(List.of(a, b), 8);
+		List<Integer> owned = b.ownedIndexes();
+		assertThat(owned).isNotEmpty();
+		long session = b.session();
+		long expiring = this.sequence.get();
+		// Expired on the client's side: the server keeps the session, and its owner
+		// nodes, until its own timeout; the client starts a new session at once.
+		Faults.expireSession(b.client());
+		Map<Integer, Long> after = awaitOwnedAsHashed(List.of(a, b), 8,
+				this.zookeeper.options().sessionTimeout().multipliedBy(4));
+		assertThat(b.session()).isNotEqualTo(session);
+		List<Told> told = this.told.stream().filter((each) -> each.sequence() > expiring).toList();
+		for (int index : owned) {
+			assertThat(only(told, index, false, "b").reason()).isIn(Reason.SUSPENDED, Reason.SESSION_LOST);
+			assertThat(only(told, index, true, "b").epoch()).isEqualTo(after.get(index))
+				.isGreaterThan(before.get(index));
 		}
 	}
 

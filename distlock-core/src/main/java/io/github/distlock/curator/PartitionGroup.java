@@ -434,9 +434,8 @@ final class PartitionGroup implements Partitions, SessionBound {
 				revoke(ownership, Reason.NODE_DELETED, false);
 			}
 			if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-				// Absent as of this event: the desired owner creates at once (a create
-				// only
-				// when absent, which a node made meanwhile refuses), then reads.
+				// Absent as of this event: the desired owner creates at once, and a node
+				// made meanwhile refuses the create.
 				ownerAbsent(index);
 			}
 			if (!this.ownerNodes.isCreating(index)) {

@@ -61,6 +61,9 @@ final class PartitionMembers {
 
 	private boolean creating;
 
+	// Our member node of an earlier session, deleted once the new one is made.
+	private @Nullable String replaced;
+
 	private boolean joined;
 
 	// The children read, by name: their member id and session.
@@ -131,6 +134,12 @@ final class PartitionMembers {
 				}
 				this.node = event.getName();
 				this.nodeInstance = this.engine.session().clientInstance();
+				String replaced = this.replaced;
+				this.replaced = null;
+				if (replaced != null) {
+					// Its name is ours alone: deleting it deletes no other member's.
+					this.engine.requests().deleteInBackground(replaced);
+				}
 				read();
 			}
 			else if (!Requests.isConnectionProblem(code)) {
@@ -234,9 +243,9 @@ final class PartitionMembers {
 	void reconnected() {
 		String node = this.node;
 		if (node != null && this.nodeInstance != this.engine.session().clientInstance()) {
-			// The old session's, which a server may keep a while longer: its name is ours
-			// alone, so deleting it deletes no other member's.
-			this.engine.requests().deleteInBackground(node);
+			// The old session's, which a server may keep a while longer: deleted once the
+			// new one exists, so other members never see this one gone.
+			this.replaced = node;
 			this.node = null;
 		}
 		join();
@@ -254,6 +263,10 @@ final class PartitionMembers {
 		this.node = null;
 		if (node != null) {
 			deletes.add(this.engine.requests().deleteConfirmed(node));
+		}
+		if (this.replaced != null) {
+			deletes.add(this.engine.requests().deleteConfirmed(this.replaced));
+			this.replaced = null;
 		}
 		long session = sessionId();
 		this.children.forEach((name, member) -> {
