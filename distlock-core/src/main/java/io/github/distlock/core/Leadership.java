@@ -154,6 +154,22 @@ public interface Leadership {
 	CompletableFuture<Long> awaitLeadership(String group);
 
 	/**
+	 * Join a partitioned group, if this instance is not a member already: {@code count}
+	 * partitions, each owned by one live member ({@link Partitions}). Returns at once;
+	 * the member node is made in the background (and again after a session loss).
+	 * @param group the group, a literal lock path ({@link LockPath#parse(String)})
+	 * @param count the number of partitions, at least 1, the same in every member
+	 * @return this instance's membership of the group; the same object for the same group
+	 * until it leaves
+	 * @throws LockConfigurationException if the count is below 1, or this instance is a
+	 * member of the group with another count
+	 */
+	default Partitions partitions(String group, int count) {
+		throw new UnsupportedOperationException(
+				getClass().getSimpleName() + " does not support partitioned groups ('" + group + "')");
+	}
+
+	/**
 	 * Add a listener told of every tenure's start and end.
 	 * @param listener the listener
 	 */

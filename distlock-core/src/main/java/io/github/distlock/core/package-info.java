@@ -9,6 +9,14 @@
  * {@link io.github.distlock.core.JobOutcome}); a <b>firing</b>
  * ({@link io.github.distlock.core.JobFiring}) either runs its slot or is skipped for a
  * {@link io.github.distlock.core.JobSkip reason}.
+ * <p>
+ * Owned partitions: {@link io.github.distlock.core.Partitions} is an instance's
+ * membership of a partitioned group; each <b>partition</b> has at most one
+ * <b>ownership</b> at a time (an {@link io.github.distlock.core.OwnedPartition} with its
+ * epoch), <b>assigned</b> and <b>revoked</b> to the
+ * {@link io.github.distlock.core.PartitionListener}s; work <b>entered</b> under it
+ * ({@link io.github.distlock.core.PartitionGuard}) holds its hand-over. Keys and owners
+ * are placed by {@link io.github.distlock.core.PartitionHash}.
  * <h2>One noun per step of a lock's life</h2> The same words are used in the code, the
  * documentation, the endpoint and the metrics:
  * <ul>

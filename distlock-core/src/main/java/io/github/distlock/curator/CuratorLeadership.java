@@ -29,6 +29,7 @@ import io.github.distlock.core.LockParticipant;
 import io.github.distlock.core.LockPath;
 import io.github.distlock.core.LocksDrainingException;
 import io.github.distlock.core.ObservedLeader;
+import io.github.distlock.core.Partitions;
 
 /**
  * {@link Leadership} on the engine of one {@link CuratorLocks}: the same client, threads
@@ -39,7 +40,7 @@ import io.github.distlock.core.ObservedLeader;
  * connection does, after the holds and acquisitions of the same session, and listeners
  * are told on distlock's event thread, in order. While the locks {@linkplain Drain
  * drain}, this instance stands aside: out of every election it is a member of, it joins
- * them again when the drain ends.
+ * them again when the drain ends. Its partitioned groups are {@link PartitionGroups}'.
  */
 public final class CuratorLeadership implements Leadership, AutoCloseable {
 
@@ -56,6 +57,8 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	private final Observations observations;
 
 	private final Transfers transfers;
+
+	private final PartitionGroups partitionGroups;
 
 	// Guards closed with the joins that check it: a join that passed the check is done
 	// before close leaves every group, so close leaves its group too.
@@ -148,7 +151,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		this(locks, drain, locks.engine().identity().memberId());
 	}
 
-	private CuratorLeadership(CuratorLocks locks, Duration drain, String memberId) {
+	CuratorLeadership(CuratorLocks locks, Duration drain, String memberId) {
 		if (memberId == null || memberId.isBlank()) {
 			throw new IllegalArgumentException(
 					"CuratorLeadership: the member id must not be blank, was '" + memberId + "'");
@@ -160,6 +163,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		this.memberId = memberId;
 		this.observations = new Observations(this.engine, this::leaderChanged);
 		this.transfers = new Transfers(this.engine);
+		this.partitionGroups = new PartitionGroups(this.engine, memberId, drain);
 	}
 
 	/**
@@ -209,6 +213,11 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	@Override
+	public Partitions partitions(String group, int count) {
+		return this.partitionGroups.join(group, count);
+	}
+
+	@Override
 	public CompletableFuture<Void> leave(String group) {
 		synchronized (this.lifecycle) {
 			this.standingAside.remove(group);
@@ -252,10 +261,15 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	private void leaderChanged(LeaderChangedEvent event) {
+		tell((listener) -> listener.leaderChanged(event));
+	}
+
+	/** Tell every listener on the event thread; one that fails is logged. */
+	private void tell(java.util.function.Consumer<LeadershipListener> event) {
 		this.engine.threads().reportLoss(() -> {
 			for (LeadershipListener listener : this.listeners) {
 				try {
-					listener.leaderChanged(event);
+					event.accept(listener);
 				}
 				catch (RuntimeException ex) {
 					logger.warn("Leadership listener failed", ex);
@@ -352,30 +366,12 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	void granted(String group, long epoch) {
 		LeadershipGrantedEvent event = new LeadershipGrantedEvent(group, epoch, this.memberId);
-		this.engine.threads().reportLoss(() -> {
-			for (LeadershipListener listener : this.listeners) {
-				try {
-					listener.granted(event);
-				}
-				catch (RuntimeException ex) {
-					logger.warn("Leadership listener failed", ex);
-				}
-			}
-		});
+		tell((listener) -> listener.granted(event));
 	}
 
 	void revoked(String group, long epoch) {
 		LeadershipRevokedEvent event = new LeadershipRevokedEvent(group, epoch, this.memberId);
-		this.engine.threads().reportLoss(() -> {
-			for (LeadershipListener listener : this.listeners) {
-				try {
-					listener.revoked(event);
-				}
-				catch (RuntimeException ex) {
-					logger.warn("Leadership listener failed", ex);
-				}
-			}
-		});
+		tell((listener) -> listener.revoked(event));
 	}
 
 	/**
@@ -414,12 +410,14 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	/**
-	 * Leave every group (their latch nodes deleted, so that other members lead at once),
-	 * and stop following the connection. Waits for the calls running under a tenure (at
-	 * most 10 s) and for the deletes, at most 15 s in all.
+	 * Leave every group, partitioned groups first (their nodes deleted, so that other
+	 * members lead and own at once), and stop following the connection. Waits for the
+	 * calls running under a tenure or a partition (at most 10 s) and for the deletes, at
+	 * most 15 s for the partitioned groups and 15 s for the elections.
 	 */
 	@Override
 	public void close() {
+		this.partitionGroups.close();
 		List<Participant> leaving;
 		synchronized (this.lifecycle) {
 			this.closed = true;

@@ -115,6 +115,14 @@ final class Requests {
 	}
 
 	/**
+	 * Create a node at exactly the given path, unprotected: a node whose path says what
+	 * it is (a partition's owner), which exists at most once.
+	 */
+	void createExact(String path, byte[] data, CreateMode mode, Consumer<CuratorEvent> answer) throws Exception {
+		this.client.create().withMode(mode).inBackground((client, event) -> answer.accept(event)).forPath(path, data);
+	}
+
+	/**
 	 * Create the namespace's and the queue's parents as containers, one request each in
 	 * one round trip (Curator's own creatingParentContainersIfNeeded makes them one
 	 * synchronous request after the other on its background thread, which a burst of new

@@ -239,6 +239,37 @@
  * that tells each new leader. No thread is kept per group. A join or a wait to lead that
  * races {@code CuratorLeadership#close()} is either refused or done before close leaves
  * every group ({@code LeadershipCloseRaceTests}): no latch node outlives the close.
+ * <h2>Owned partitions</h2> {@code CuratorLeadership#partitions} joins a partitioned
+ * group through its {@link io.github.distlock.curator.PartitionGroups} (one per
+ * leadership, which stands every group aside while the locks drain): one
+ * {@link io.github.distlock.curator.PartitionGroup} per group, bound to the session,
+ * under {@code /partitions/<group>}. Its
+ * {@link io.github.distlock.curator.PartitionMembers} keeps this instance's member node
+ * (a protected ephemeral-sequential {@code member-} node whose data is the member id) and
+ * the view of the live members: the children of {@code members}, watched, each new
+ * child's data read once; the view is settled when no read of it is in flight, and only a
+ * settled view decides. Its {@link io.github.distlock.curator.PartitionOwnerNodes} reads
+ * and watches every owner node {@code owners/<index>} (an exists while absent) and
+ * creates one, ephemeral, with the member id as data, only when it was read absent and
+ * this instance is the partition's desired owner ({@code PartitionHash#ownerOf} the live
+ * members, rendezvous hashing). A node read with our member id and our session's
+ * ephemeral owner is claimed: a {@link io.github.distlock.curator.PartitionOwnership},
+ * whose epoch is the node's creating zxid, told assigned by its
+ * {@link io.github.distlock.curator.PartitionEvents}. An ownership whose partition
+ * another member should own (the view changed, this instance leaves or drains) is given
+ * up in three steps: the listeners told revoked (on the event thread; the future
+ * completes once they returned), the guards entered under it closed (at most the
+ * leadership's drain time, 10 s), then the node deleted; only its delete lets the desired
+ * owner, which watches the node, create it. A member that joins is seen by every other
+ * member before the delete of a node it should own: ZooKeeper tells a client the change
+ * of {@code members} before the later delete, and answers its reads in order, so no
+ * member judges that delete by a view without the newcomer. A suspension that the
+ * connection-loss policy counts as lost gives every ownership up at once (told, not
+ * deleted: the node is deleted once the connection is back in the same session, and never
+ * claimed again); a session loss, or a reconnection in a new session, gives up every
+ * ownership of the old session (told; the nodes died with it). An owner node of an old
+ * session is never deleted by path: another member may own the partition by then.
+ * ({@code PartitionsTests}.)
  * <h2>The states of a queue position</h2> The transitions of a
  * {@link io.github.distlock.curator.QueuePosition}, each with the test that forces it,
  * are the table of {@link io.github.distlock.curator.PositionState}. Transitions no
