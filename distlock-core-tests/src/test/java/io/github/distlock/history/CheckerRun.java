@@ -221,8 +221,11 @@ final class CheckerRun {
 					}
 				}
 				if (!steered.isEmpty()) {
-					// Two parts: the downgrades, then a session given up under a hold.
-					this.steeredParts.set(2);
+					// Two parts: the downgrades, then a session given up under a hold;
+					// with
+					// leadership a third, a latch member's session given up by its
+					// client.
+					this.steeredParts.set(this.settings.leadership() ? 3 : 2);
 					this.steering = true;
 					Thread thread = new Thread(() -> steerDowngrades(steered), "history-steered");
 					thread.setDaemon(true);
@@ -366,6 +369,15 @@ final class CheckerRun {
 		}
 		this.history.record(History.Type.FAULT, "faults", 0, null, 0, "steered phase over");
 		this.steering = false;
+	}
+
+	/**
+	 * Whether only the steered phase's last part is left: with leadership, a latch
+	 * member's session given up by its client ({@link FaultInjector}), once the
+	 * downgrades and the hold across a session given up are over.
+	 */
+	boolean lastSteeredPartDue() {
+		return this.settings.leadership() && this.steeredParts.get() == 1;
 	}
 
 	/** Whether the steered downgrades are over (the session given up comes next). */
