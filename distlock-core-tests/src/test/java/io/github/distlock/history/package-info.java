@@ -21,7 +21,10 @@
  * {@link io.github.distlock.history.DistlockMember}, and a raw Curator
  * {@code LeaderLatch}, {@link io.github.distlock.history.LatchMember}), each driven by a
  * {@link io.github.distlock.history.LeaderActor} that writes to the same fenced store
- * with its epoch; their "I lead" intervals are recorded by
+ * with its epoch, hands tenures over (judged by
+ * {@link io.github.distlock.history.Transfers}: the target of a transfer that succeeded
+ * is told it leads with the returned epoch, unless it was not live and ready) and drains
+ * one member's engine; their "I lead" intervals are recorded by
  * {@link io.github.distlock.history.Leads}, watched for leaderless groups by
  * {@link io.github.distlock.history.LeaderLiveness}, and judged by
  * {@link io.github.distlock.history.LeadershipAnalysis} (an old leader's overlap or stale
