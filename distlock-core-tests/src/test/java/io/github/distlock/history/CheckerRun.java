@@ -229,10 +229,8 @@ final class CheckerRun {
 					}
 				}
 				if (!steered.isEmpty()) {
-					// Two parts: the downgrades, then a session given up under a hold;
-					// with
-					// leadership a third, a latch member's session given up by its
-					// client.
+					// Two parts: the downgrades, then a session given up under a hold
+					// (and with leadership a third: a leader's session given up).
 					this.steeredParts.set(this.settings.leadership() ? 3 : 2);
 					this.steering = true;
 					Thread thread = new Thread(() -> steerDowngrades(steered), "history-steered");

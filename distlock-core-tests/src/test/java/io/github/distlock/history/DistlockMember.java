@@ -48,9 +48,8 @@ final class DistlockMember implements LeaderMember, LeadershipListener {
 		this.name = node.name.replace("/relay", "") + "-leader";
 		this.own = (drains || policy != node.locks.connectionLossPolicy())
 				? Faults.NODES.withConnectionLossPolicy(policy).createLocks(node.client) : null;
-		// Its name is its member id: the nodes of one JVM would otherwise share one, and
-		// a
-		// transfer names its target by it.
+		// Its name is its member id, which a transfer names its target by (the nodes
+		// of one JVM would otherwise share one).
 		this.leadership = new CuratorLeadership((this.own != null) ? this.own : node.locks, this.name);
 		this.leads = leads;
 		this.leadership.addListener(this);
