@@ -75,6 +75,12 @@ final class CheckerRun {
 	 */
 	static final int LOST_POLICY_NODE = 1;
 
+	/**
+	 * The distlock node whose leadership member is on an engine of its own, which its
+	 * actor drains and undrains (its locks are not refused meanwhile).
+	 */
+	static final int DRAINING_NODE = 0;
+
 	/** Namespace of the run's nodes. */
 	static final String NAMESPACE = Faults.NAMESPACE;
 
@@ -109,6 +115,8 @@ final class CheckerRun {
 	private final List<HoldWatcher> watchers = new ArrayList<>();
 
 	private final LatchDeletes latchDeletes = new LatchDeletes(this);
+
+	private final Transfers transfers = new Transfers(this);
 
 	private final AtomicInteger leaderWrites = new AtomicInteger();
 
@@ -221,8 +229,9 @@ final class CheckerRun {
 					}
 				}
 				if (!steered.isEmpty()) {
-					// Two parts: the downgrades, then a session given up under a hold.
-					this.steeredParts.set(2);
+					// Two parts: the downgrades, then a session given up under a hold
+					// (and with leadership a third: a leader's session given up).
+					this.steeredParts.set(this.settings.leadership() ? 3 : 2);
 					this.steering = true;
 					Thread thread = new Thread(() -> steerDowngrades(steered), "history-steered");
 					thread.setDaemon(true);
@@ -315,11 +324,13 @@ final class CheckerRun {
 		all.addAll(judged);
 		all.addAll(judgedLeadership);
 		all.addAll(judgedPresence);
+		all.addAll(this.transfers.judge(this.history, this.leads, faults.windows(), this.latchDeletes.deletions()));
 		this.watchers.forEach((watcher) -> all.addAll(watcher.judge()));
 		all.sort(java.util.Comparator.comparingLong(Violation::nanos));
 		return new Result(this.settings, all,
 				summary(analysis, faults) + "\n" + leadership.summary() + ", " + this.leaderWrites.get()
-						+ " leader writes" + ((this.presence != null) ? ", " + this.presence.summary() : ""),
+						+ " leader writes, " + this.transfers.succeeded() + " transfers"
+						+ ((this.presence != null) ? ", " + this.presence.summary() : ""),
 				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart, this.holds.size(),
 				faults.windows().size(), this.leads.leads().size());
 	}
@@ -366,6 +377,15 @@ final class CheckerRun {
 		}
 		this.history.record(History.Type.FAULT, "faults", 0, null, 0, "steered phase over");
 		this.steering = false;
+	}
+
+	/**
+	 * Whether only the steered phase's last part is left: with leadership, a latch
+	 * member's session given up by its client ({@link FaultInjector}), once the
+	 * downgrades and the hold across a session given up are over.
+	 */
+	boolean lastSteeredPartDue() {
+		return this.settings.leadership() && this.steeredParts.get() == 1;
 	}
 
 	/** Whether the steered downgrades are over (the session given up comes next). */
@@ -442,10 +462,9 @@ final class CheckerRun {
 	private void startLeadership(List<Thread> actors, long seed) throws Exception {
 		for (Node node : this.nodes) {
 			// Members of odd-numbered distlock nodes lead under the LOST policy.
-			this.members.add((node.locks != null)
-					? new DistlockMember(node, this.leads,
-							(node.index % 2 == 1) ? ConnectionLossPolicy.LOST : ConnectionLossPolicy.SUSPENDED)
-					: new LatchMember(node, this.leads));
+			this.members.add((node.locks != null) ? new DistlockMember(node, this.leads,
+					(node.index % 2 == 1) ? ConnectionLossPolicy.LOST : ConnectionLossPolicy.SUSPENDED,
+					node.index == DRAINING_NODE) : new LatchMember(node, this.leads));
 		}
 		for (LeaderMember member : this.members) {
 			for (int g = 0; g < GROUPS; g++) {
@@ -779,6 +798,11 @@ final class CheckerRun {
 	/** The latch nodes another client deleted. */
 	LatchDeletes latchDeletes() {
 		return this.latchDeletes;
+	}
+
+	/** The leadership hand-offs that succeeded. */
+	Transfers transfers() {
+		return this.transfers;
 	}
 
 	/** The leadership members. */

@@ -40,14 +40,17 @@ final class DistlockMember implements LeaderMember, LeadershipListener {
 
 	/**
 	 * A member on the node's engine, or, under another connection-loss policy than the
-	 * node's, on an engine of its own on the same client (closed with the member).
+	 * node's or if it drains, on an engine of its own on the same client (closed with the
+	 * member), whose drain refuses none of the node's locks.
 	 */
-	DistlockMember(Node node, Leads leads, ConnectionLossPolicy policy) {
+	DistlockMember(Node node, Leads leads, ConnectionLossPolicy policy, boolean drains) {
 		this.node = node;
 		this.name = node.name.replace("/relay", "") + "-leader";
-		this.own = (policy != node.locks.connectionLossPolicy())
+		this.own = (drains || policy != node.locks.connectionLossPolicy())
 				? Faults.NODES.withConnectionLossPolicy(policy).createLocks(node.client) : null;
-		this.leadership = new CuratorLeadership((this.own != null) ? this.own : node.locks);
+		// Its name is its member id, which a transfer names its target by (the nodes
+		// of one JVM would otherwise share one).
+		this.leadership = new CuratorLeadership((this.own != null) ? this.own : node.locks, this.name);
 		this.leads = leads;
 		this.leadership.addListener(this);
 	}
@@ -67,8 +70,49 @@ final class DistlockMember implements LeaderMember, LeadershipListener {
 		return true;
 	}
 
+	@Override
+	public String memberId() {
+		return this.leadership.memberId();
+	}
+
 	CuratorLeadership leadership() {
 		return this.leadership;
+	}
+
+	/** Whether it leads on an engine of its own, whose drain refuses no lock. */
+	boolean drains() {
+		return this.own != null;
+	}
+
+	/**
+	 * Drain its own engine: it stands aside from every election until {@link #undrain}.
+	 */
+	void drain() {
+		if (this.own != null) {
+			this.own.admin().drain(Duration.ZERO);
+		}
+	}
+
+	void undrain() {
+		if (this.own != null) {
+			this.own.admin().undrain();
+		}
+	}
+
+	boolean draining() {
+		return this.own != null && this.own.admin().isDraining();
+	}
+
+	/**
+	 * Hand the tenure of the group to the member of the given id; its "I lead" interval
+	 * ends here, as when it leaves (the engine ends the tenure before it deletes the
+	 * node).
+	 * @return the target's epoch, once ZooKeeper has its node first
+	 */
+	java.util.concurrent.CompletableFuture<Long> transferTo(String group, String memberId) {
+		OptionalLong epoch = this.leadership.epoch(group);
+		epoch.ifPresent((led) -> this.leads.ended(this, group, led, "transfers to " + memberId));
+		return this.leadership.transferTo(group, memberId);
 	}
 
 	@Override
@@ -98,9 +142,13 @@ final class DistlockMember implements LeaderMember, LeadershipListener {
 		this.leadership.relinquish(group);
 	}
 
+	/**
+	 * Whether it takes part in the group's election (not while it stands aside,
+	 * draining).
+	 */
 	@Override
 	public boolean joined(String group) {
-		return this.leadership.groups().contains(group);
+		return this.leadership.groups().contains(group) && !draining();
 	}
 
 	@Override

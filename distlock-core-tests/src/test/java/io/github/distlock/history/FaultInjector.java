@@ -22,18 +22,19 @@ import io.github.distlock.testsupport.ZooKeeperEnsemble;
  * Injects random faults, drawn from its own seeded {@link Random}, once the run's steered
  * phase is over ({@link CheckerRun#steering()}; that phase ends sessions on the server
  * for its downgrades, and cuts the LOST-policy node's own relays for a hold of its
- * {@link HoldWatcher}: {@link #givenUp}), every one to three seconds until the run stops:
- * a session ended on the server (preferably of a node whose holder is in a long pause), a
- * session expired by its client while the server keeps it, a server stopped and started
- * again, with an ensemble a follower lost for a while, the leader lost, the quorum lost
- * (half the time for longer than the session timeout), and a relay in front of one node
- * that stops forwarding or drops its connections. In the run's calm leadership phase
- * ({@link CheckerRun#calm()}) it ends, on their clients, the sessions of a distlock
- * member that waits in a group and of one that leads one (if no distlock member leads,
- * the raw latch first relinquishes the groups it leads), and nothing else until the phase
- * is over (a session ended elsewhere could move the waiting member's queue on). Records
- * each fault as a window (which nodes, from when to when) and leaves every server running
- * and the relay forwarding when done.
+ * {@link HoldWatcher}: {@link #givenUp}; with leadership its last part is this
+ * injector's, a leading distlock member's session given up by its client), every one to
+ * three seconds until the run stops: a session ended on the server (preferably of a node
+ * whose holder is in a long pause), a session expired by its client while the server
+ * keeps it, a server stopped and started again, with an ensemble a follower lost for a
+ * while, the leader lost, the quorum lost (half the time for longer than the session
+ * timeout), and a relay in front of one node that stops forwarding or drops its
+ * connections. In the run's calm leadership phase ({@link CheckerRun#calm()}) it ends, on
+ * their clients, the sessions of a distlock member that waits in a group and of one that
+ * leads one (if no distlock member leads, the raw latch first relinquishes the groups it
+ * leads), and nothing else until the phase is over (a session ended elsewhere could move
+ * the waiting member's queue on). Records each fault as a window (which nodes, from when
+ * to when) and leaves every server running and the relay forwarding when done.
  */
 final class FaultInjector implements Runnable {
 
@@ -45,6 +46,12 @@ final class FaultInjector implements Runnable {
 
 	/** How long the steered latch deletes look for two members waiting in a row. */
 	private static final Duration PAIR_SEARCH = Duration.ofSeconds(3);
+
+	/**
+	 * How long the steered session given up looks for a distlock member that leads, once
+	 * every client is connected.
+	 */
+	private static final Duration LEADER_SEARCH = Duration.ofSeconds(4);
 
 	private final CheckerRun run;
 
@@ -86,7 +93,18 @@ final class FaultInjector implements Runnable {
 	@Override
 	public void run() {
 		try {
+			boolean memberGivenUp = false;
 			while (this.run.steering() && !this.run.faultsOver()) {
+				if (!memberGivenUp && this.run.lastSteeredPartDue()) {
+					memberGivenUp = true;
+					try {
+						steeredMemberGivenUp();
+					}
+					finally {
+						this.run.steeredPartOver();
+					}
+					continue;
+				}
 				// The steered phase at the run's start ends its own sessions.
 				DistlockActor.park(20);
 			}
@@ -163,6 +181,64 @@ final class FaultInjector implements Runnable {
 					});
 			done++;
 			DistlockActor.park(1000);
+		}
+	}
+
+	/**
+	 * The steered phase's last part, in runs with leadership: the session of a distlock
+	 * member that leads a group (one that waits if none leads within
+	 * {@link #LEADER_SEARCH}) is given up by its client while the server keeps it one
+	 * more session timeout, as the calm phase does it; the member must delete its node of
+	 * that session, which the server still lists first in the queue, and the presence
+	 * rule judges a node it leaves there once its client is connected again. Looks for
+	 * the member while every client is connected, from a seeded offset into the members
+	 * drawn before the search.
+	 */
+	private void steeredMemberGivenUp() {
+		List<LeaderMember> members = this.run.members().stream().filter(LeaderMember::distlock).toList();
+		if (members.isEmpty()) {
+			return;
+		}
+		int offset = this.random.nextInt(members.size());
+		long until = System.nanoTime() + LEADER_SEARCH.toNanos();
+		LeaderMember victim = null;
+		while (victim == null && System.nanoTime() < until && !this.run.faultsOver()) {
+			if (connected()) {
+				victim = pick(members, offset, (member, group) -> member.leads(group));
+			}
+			if (victim == null) {
+				DistlockActor.park(100);
+			}
+		}
+		String role = "leads";
+		if (victim == null) {
+			role = "waits, none led";
+			victim = pick(members, offset, (member, group) -> member.joined(group) && !member.leads(group));
+		}
+		if (victim == null || this.run.faultsOver()) {
+			this.run.history()
+				.record(History.Type.FAULT, "faults", 0, null, 0, "steered session given up: no member joined");
+			return;
+		}
+		Node node = victim.node();
+		while (!this.ending.add(node.index)) {
+			// An actor is ending its session on the server: a second end waits.
+			DistlockActor.park(20);
+		}
+		try {
+			fault("steered: session of " + node.name + " given up by its client, the server keeps it (its member "
+					+ role + ")", Set.of(node.index), () -> {
+						try {
+							Faults.expireSession(node.client);
+						}
+						catch (Exception ex) {
+							this.run.history()
+								.record(History.Type.FAULT, "faults", 0, null, 0, "could not expire it: " + ex);
+						}
+					});
+		}
+		finally {
+			this.ending.remove(node.index);
 		}
 	}
 

@@ -117,6 +117,13 @@ final class LatchDeletes {
 		return null;
 	}
 
+	/** The latch nodes deleted so far. */
+	List<Deletion> deletions() {
+		synchronized (this.deletions) {
+			return List.copyOf(this.deletions);
+		}
+	}
+
 	private CuratorFramework raw() {
 		return this.run.nodes().get(this.run.nodes().size() - 1).client;
 	}

@@ -54,6 +54,12 @@ final class LatchMember implements LeaderMember {
 		return false;
 	}
 
+	/** The participant id of its latches. */
+	@Override
+	public String memberId() {
+		return name();
+	}
+
 	@Override
 	public synchronized void join(String group) throws Exception {
 		if (this.latches.containsKey(group)) {

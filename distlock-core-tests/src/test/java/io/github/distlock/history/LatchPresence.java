@@ -174,6 +174,7 @@ final class LatchPresence implements Runnable {
 			.stream()
 			.filter((event) -> event.type() == History.Type.MEMBERSHIP)
 			.toList();
+		List<Transfer> transfers = transfers(history);
 		List<CheckerRun.Violation> violations = new ArrayList<>();
 		Set<String> reported = new HashSet<>();
 		List<Sample> all;
@@ -201,8 +202,10 @@ final class LatchPresence implements Runnable {
 					stale(history, sample, member, connectedSince, membership, violations, reported);
 				}
 				if (!before.joined() || !after.joined() || connectedSince > sample.start() - window
-						|| faultWithin(windows, member, sample.start() - window, sample.end()) || membershipWithin(
-								membership, member.name(), sample.group(), sample.start() - window, sample.end())) {
+						|| faultWithin(windows, member, sample.start() - window, sample.end())
+						|| membershipWithin(membership, member.name(), sample.group(), sample.start() - window,
+								sample.end())
+						|| transferWithin(transfers, sample.group(), sample.start() - window, sample.end())) {
 					continue;
 				}
 				if (this.run.latchDeletes()
@@ -304,6 +307,42 @@ final class LatchPresence implements Runnable {
 	private static boolean droppedWithin(List<History.Event> events, String member, String group, long from, long to) {
 		return membershipWithin(events.stream().filter((event) -> !event.text().equals("joins")).toList(), member,
 				group, from, to);
+	}
+
+	/**
+	 * The transfers of the run, from their start to their end ({@link Long#MAX_VALUE} if
+	 * one had not ended when the run stopped): the distlock members between the leader
+	 * and the target delete their nodes and queue again meanwhile.
+	 */
+	private static List<Transfer> transfers(History history) {
+		List<History.Event> events = history.events();
+		List<Transfer> spans = new ArrayList<>();
+		for (History.Event start : events) {
+			if (start.type() != History.Type.START || !start.text().startsWith("transfers ") || start.lock() == null) {
+				continue;
+			}
+			long end = events.stream()
+				.filter((event) -> event.type() == History.Type.ENDED && event.actor().equals(start.actor())
+						&& event.op() == start.op() && event.seq() > start.seq())
+				.mapToLong(History.Event::nanos)
+				.findFirst()
+				.orElse(Long.MAX_VALUE);
+			spans.add(new Transfer(start.lock(), start.nanos(), end));
+		}
+		return spans;
+	}
+
+	/** Whether a transfer of the group was under way at some time between the two. */
+	private static boolean transferWithin(List<Transfer> transfers, String group, long from, long to) {
+		String key = Leads.key(group);
+		return transfers.stream().anyMatch((span) -> span.lock().equals(key) && span.from() <= to && span.to() >= from);
+	}
+
+	/**
+	 * A transfer of the group of the given lock key, under way from and to the given
+	 * times.
+	 */
+	private record Transfer(String lock, long from, long to) {
 	}
 
 	private static boolean membershipWithin(List<History.Event> events, String member, String group, long from,

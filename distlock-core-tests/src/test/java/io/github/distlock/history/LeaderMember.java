@@ -21,6 +21,9 @@ interface LeaderMember {
 	/** Whether it is distlock's: the engine's contract (told once per tenure) applies. */
 	boolean distlock();
 
+	/** Its id in the groups, the data of its latch nodes: what a transfer names. */
+	String memberId();
+
 	void join(String group) throws Exception;
 
 	/** Leave the group: returns once the latch node's delete was sent (or confirmed). */

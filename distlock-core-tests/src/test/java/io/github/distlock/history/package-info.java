@@ -13,12 +13,18 @@
  * sets up downgrades across the end of the write hold's session, each asked for in the
  * client's new session, then holds a mutex of the {@code LOST}-policy node while its own
  * relays are cut until Curator gives its session up (the loss must be told before any
- * reconnection), before the random faults begin. Beside the locks, the same clients take
- * part in leader elections ({@link io.github.distlock.history.LeaderMember}: the engine's
- * leadership, {@link io.github.distlock.history.DistlockMember}, and a raw Curator
+ * reconnection), then, in runs with leadership, gives up on its client the session of a
+ * distlock member that leads (the server keeps that session, and its latch node, one more
+ * session timeout: the member must delete it), before the random faults begin. Beside the
+ * locks, the same clients take part in leader elections
+ * ({@link io.github.distlock.history.LeaderMember}: the engine's leadership,
+ * {@link io.github.distlock.history.DistlockMember}, and a raw Curator
  * {@code LeaderLatch}, {@link io.github.distlock.history.LatchMember}), each driven by a
  * {@link io.github.distlock.history.LeaderActor} that writes to the same fenced store
- * with its epoch; their "I lead" intervals are recorded by
+ * with its epoch, hands tenures over (judged by
+ * {@link io.github.distlock.history.Transfers}: the target of a transfer that succeeded
+ * is told it leads with the returned epoch, unless it was not live and ready) and drains
+ * one member's engine; their "I lead" intervals are recorded by
  * {@link io.github.distlock.history.Leads}, watched for leaderless groups by
  * {@link io.github.distlock.history.LeaderLiveness}, and judged by
  * {@link io.github.distlock.history.LeadershipAnalysis} (an old leader's overlap or stale
