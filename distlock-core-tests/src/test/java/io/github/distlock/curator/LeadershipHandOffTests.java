@@ -9,7 +9,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.retry.RetryNTimes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,8 +19,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.distlock.core.LeadershipGrantedEvent;
 import io.github.distlock.core.LeadershipListener;
 import io.github.distlock.core.LeadershipRevokedEvent;
+import io.github.distlock.core.LockAcquisitionException;
 import io.github.distlock.core.LockHandle;
 import io.github.distlock.core.LockState;
+import io.github.distlock.relay.TcpRelay;
 import io.github.distlock.testsupport.ZooKeeperExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -197,6 +201,29 @@ class LeadershipHandOffTests {
 		assertThat(a.epoch("jobs")).hasValue(epoch);
 		awaitMembers(a, "a", "b");
 		assertThat(this.tenures).extracting(Term::member).containsExactly("a");
+	}
+
+	@Test
+	void aTransferWhoseGroupCannotBeReadFailsItsFutureAndIsNotThrown() throws Exception {
+		TcpRelay relay = this.zookeeper.nodes().register(new TcpRelay(this.zookeeper.server().getPort()));
+		CuratorFramework client = RelayedClients.start(this.zookeeper, relay, new RetryNTimes(0, 0));
+		CuratorLeadership a = this.zookeeper.nodes()
+			.register(new CuratorLeadership(
+					this.zookeeper.nodes().register(this.zookeeper.options().createLocks(client)), "a"));
+		a.awaitLeadership("jobs").get(20, TimeUnit.SECONDS);
+		CuratorLeadership b = member("b");
+		b.join("jobs");
+		awaitMembers(a, "a", "b");
+		// The connection stalls before the leader hears of it: it still leads, and its
+		// read
+		// of the group fails once the client gives the connection up.
+		relay.pause();
+		CompletableFuture<Long> transfer = a.transferTo("jobs", "b");
+		assertThat(transfer).failsWithin(WITHIN)
+			.withThrowableOfType(ExecutionException.class)
+			.withCauseInstanceOf(LockAcquisitionException.class)
+			.withMessageContaining("jobs");
+		relay.resume();
 	}
 
 	private CuratorLeadership member(String id) {

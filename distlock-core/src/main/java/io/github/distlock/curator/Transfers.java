@@ -8,6 +8,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 import io.github.distlock.core.LeadershipGroup;
+import io.github.distlock.core.LockAcquisitionException;
 
 /**
  * The hand-offs of one {@link CuratorLeadership} as a leader, at most one per group
@@ -44,6 +45,14 @@ final class Transfers {
 		if (memberId.equals(ownId)) {
 			return CompletableFuture.completedFuture(participant.epoch());
 		}
+		LeadershipGroup members;
+		try {
+			members = inspect.apply(group);
+		}
+		catch (LockAcquisitionException ex) {
+			// The group could not be read: a failure of the transfer, not of the request.
+			return CompletableFuture.failedFuture(ex);
+		}
 		HandOff handOff = HandOff.plan(this.engine, new HandOff.Leader() {
 
 			@Override
@@ -56,7 +65,7 @@ final class Transfers {
 				return participant.handOver();
 			}
 
-		}, inspect.apply(group), ours, memberId, refused);
+		}, members, ours, memberId, refused);
 		CompletableFuture<Long> done = new CompletableFuture<>();
 		if (this.running.putIfAbsent(group, done) != null) {
 			throw new IllegalStateException(refused + "a transfer of the group is under way");
