@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,8 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	private final Observations observations;
 
 	private final Transfers transfers;
+
+	private final PreferredLeaders preferred;
 
 	// Guards closed with the joins that check it: a join that passed the check is done
 	// before close leaves every group, so close leaves its group too.
@@ -159,7 +162,15 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		this.engine.drain().addListener(this.drainListener);
 		this.memberId = memberId;
 		this.observations = new Observations(this.engine, this::leaderChanged);
-		this.transfers = new Transfers(this.engine);
+		this.transfers = new Transfers(this.engine, memberId, this.listeners);
+		this.preferred = new PreferredLeaders(this.engine, this, this.listeners);
+	}
+
+	/**
+	 * Whether this instance is a preferred leader, and how long its leaders wait for one.
+	 */
+	public PreferredLeaders preferred() {
+		return this.preferred;
 	}
 
 	/**
@@ -205,6 +216,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 				return;
 			}
 			participant(group).join();
+			this.preferred.joined(LockPath.parse(group).value());
 		}
 	}
 
@@ -252,10 +264,15 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	private void leaderChanged(LeaderChangedEvent event) {
+		tell((listener) -> listener.leaderChanged(event));
+	}
+
+	/** Tell every listener, on the event thread, in order. */
+	private void tell(Consumer<LeadershipListener> told) {
 		this.engine.threads().reportLoss(() -> {
 			for (LeadershipListener listener : this.listeners) {
 				try {
-					listener.leaderChanged(event);
+					told.accept(listener);
 				}
 				catch (RuntimeException ex) {
 					logger.warn("Leadership listener failed", ex);
@@ -334,9 +351,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 				LatchReads.read(this.engine, queuePath));
 	}
 
-	/** The last failure of the group's participant, for health. */
-	Optional<Exception> lastFailure(String group) {
-		return existing(group).map(Participant::lastFailure);
+	@Override
+	public Optional<Exception> lastError(String group) {
+		return existing(group).filter(Participant::isJoined).map(Participant::lastFailure);
 	}
 
 	/** Number of groups joined whose participant failed last time it tried. */
@@ -352,30 +369,12 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	void granted(String group, long epoch) {
 		LeadershipGrantedEvent event = new LeadershipGrantedEvent(group, epoch, this.memberId);
-		this.engine.threads().reportLoss(() -> {
-			for (LeadershipListener listener : this.listeners) {
-				try {
-					listener.granted(event);
-				}
-				catch (RuntimeException ex) {
-					logger.warn("Leadership listener failed", ex);
-				}
-			}
-		});
+		tell((listener) -> listener.granted(event));
 	}
 
 	void revoked(String group, long epoch) {
 		LeadershipRevokedEvent event = new LeadershipRevokedEvent(group, epoch, this.memberId);
-		this.engine.threads().reportLoss(() -> {
-			for (LeadershipListener listener : this.listeners) {
-				try {
-					listener.revoked(event);
-				}
-				catch (RuntimeException ex) {
-					logger.warn("Leadership listener failed", ex);
-				}
-			}
-		});
+		tell((listener) -> listener.revoked(event));
 	}
 
 	/**
@@ -445,6 +444,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 			this.engine.session().unbind(participant);
 		}
 		this.observations.close();
+		this.preferred.close();
 	}
 
 }
