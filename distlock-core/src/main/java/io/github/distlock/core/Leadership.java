@@ -170,6 +170,18 @@ public interface Leadership {
 	}
 
 	/**
+	 * Why this instance cannot take part in the group's election now, if ZooKeeper
+	 * refused its latch node (an ACL's {@code NoAuth}, a bad ACL): the last refusal,
+	 * until it queues again. It tries again every second meanwhile; each new cause is
+	 * logged and told to the client's {@code UnhandledErrorListener}s once.
+	 * @param group the group
+	 * @return the last refusal, or empty while it takes part (or is no member)
+	 */
+	default Optional<Exception> lastError(String group) {
+		return Optional.empty();
+	}
+
+	/**
 	 * Add a listener told of every tenure's start and end.
 	 * @param listener the listener
 	 */

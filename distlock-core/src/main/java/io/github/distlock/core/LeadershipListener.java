@@ -28,4 +28,11 @@ public interface LeadershipListener {
 	default void leaderChanged(LeaderChangedEvent event) {
 	}
 
+	/**
+	 * A hand-off of this instance's tenure to another member ended, done or failed.
+	 * @param event the group, the target, its epoch and how long it took
+	 */
+	default void handedOff(LeadershipHandOffEvent event) {
+	}
+
 }

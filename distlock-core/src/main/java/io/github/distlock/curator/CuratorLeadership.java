@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,29 +61,17 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 
 	private final PartitionGroups partitionGroups;
 
+	private final PreferredLeaders preferred;
+
 	// Guards closed with the joins that check it: a join that passed the check is done
 	// before close leaves every group, so close leaves its group too.
 	private final Object lifecycle = new Object();
 
 	private volatile boolean closed;
 
-	// Groups this instance is a member of while it drains, out of their elections: joined
-	// again when the drain ends. Guarded by lifecycle.
-	private final Set<String> standingAside = new TreeSet<>();
-
-	private final Drain.Listener drainListener = new Drain.Listener() {
-
-		@Override
-		public void drained() {
-			standAside();
-		}
-
-		@Override
-		public void undrained() {
-			standAgain();
-		}
-
-	};
+	// The groups stood aside from while the locks drain.
+	private final StandAside standAside = new StandAside(this.lifecycle, () -> this.closed, this.participants,
+			this::participant);
 
 	/**
 	 * How long a leaving leader waits at most for the calls under its tenure before it
@@ -159,11 +148,19 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		this.locks = locks;
 		this.engine = locks.engine();
 		this.drain = drain;
-		this.engine.drain().addListener(this.drainListener);
+		this.engine.drain().addListener(this.standAside);
 		this.memberId = memberId;
 		this.observations = new Observations(this.engine, this::leaderChanged);
-		this.transfers = new Transfers(this.engine);
+		this.transfers = new Transfers(this.engine, memberId, this.listeners);
 		this.partitionGroups = new PartitionGroups(this.engine, memberId, drain);
+		this.preferred = new PreferredLeaders(this.engine, this, this.listeners);
+	}
+
+	/**
+	 * Whether this instance is a preferred leader, and how long its leaders wait for one.
+	 */
+	public PreferredLeaders preferred() {
+		return this.preferred;
 	}
 
 	/**
@@ -205,10 +202,11 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 						"Cannot join group '" + group + "': the leader election of this client was closed", null);
 			}
 			if (this.engine.drain().since() != null) {
-				this.standingAside.add(LockPath.parse(group).value());
+				this.standAside.groups().add(LockPath.parse(group).value());
 				return;
 			}
 			participant(group).join();
+			this.preferred.joined(LockPath.parse(group).value());
 		}
 	}
 
@@ -220,7 +218,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	@Override
 	public CompletableFuture<Void> leave(String group) {
 		synchronized (this.lifecycle) {
-			this.standingAside.remove(group);
+			this.standAside.groups().remove(group);
 		}
 		return existing(group).map(Participant::leave).orElseGet(() -> CompletableFuture.completedFuture(null));
 	}
@@ -264,12 +262,12 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		tell((listener) -> listener.leaderChanged(event));
 	}
 
-	/** Tell every listener on the event thread; one that fails is logged. */
-	private void tell(java.util.function.Consumer<LeadershipListener> event) {
+	/** Tell every listener, on the event thread, in order. */
+	private void tell(Consumer<LeadershipListener> told) {
 		this.engine.threads().reportLoss(() -> {
 			for (LeadershipListener listener : this.listeners) {
 				try {
-					event.accept(listener);
+					told.accept(listener);
 				}
 				catch (RuntimeException ex) {
 					logger.warn("Leadership listener failed", ex);
@@ -282,7 +280,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	public Set<String> groups() {
 		Set<String> groups;
 		synchronized (this.lifecycle) {
-			groups = new TreeSet<>(this.standingAside);
+			groups = new TreeSet<>(this.standAside.groups());
 		}
 		this.participants.forEach((group, participant) -> {
 			if (participant.isJoined()) {
@@ -348,9 +346,9 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 				LatchReads.read(this.engine, queuePath));
 	}
 
-	/** The last failure of the group's participant, for health. */
-	Optional<Exception> lastFailure(String group) {
-		return existing(group).map(Participant::lastFailure);
+	@Override
+	public Optional<Exception> lastError(String group) {
+		return existing(group).filter(Participant::isJoined).map(Participant::lastFailure);
 	}
 
 	/** Number of groups joined whose participant failed last time it tried. */
@@ -375,41 +373,6 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 	}
 
 	/**
-	 * The locks began to drain: leave every group joined, as {@link #leave(String)} does
-	 * (a leader lets the calls under its tenure end, then deletes its node, and another
-	 * member leads), and remember it, to join it again when the drain ends. Waiters for
-	 * the leadership of a group fail, as waiting acquisitions do.
-	 */
-	private void standAside() {
-		synchronized (this.lifecycle) {
-			if (this.closed) {
-				return;
-			}
-			for (Participant participant : this.participants.values()) {
-				if (participant.isJoined()) {
-					this.standingAside.add(participant.group());
-					participant.leave();
-				}
-			}
-			if (!this.standingAside.isEmpty()) {
-				logger.info("Draining: out of the leader elections of {} until the drain ends", this.standingAside);
-			}
-		}
-	}
-
-	/** The drain ended: join again every group stood aside from. */
-	private void standAgain() {
-		synchronized (this.lifecycle) {
-			if (!this.closed) {
-				for (String group : this.standingAside) {
-					participant(group).join();
-				}
-			}
-			this.standingAside.clear();
-		}
-	}
-
-	/**
 	 * Leave every group, partitioned groups first (their nodes deleted, so that other
 	 * members lead and own at once), and stop following the connection. Waits for the
 	 * calls running under a tenure or a partition (at most 10 s) and for the deletes, at
@@ -421,10 +384,10 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 		List<Participant> leaving;
 		synchronized (this.lifecycle) {
 			this.closed = true;
-			this.standingAside.clear();
+			this.standAside.groups().clear();
 			leaving = new ArrayList<>(this.participants.values());
 		}
-		this.engine.drain().removeListener(this.drainListener);
+		this.engine.drain().removeListener(this.standAside);
 		List<CompletableFuture<Void>> deletes = new ArrayList<>();
 		for (Participant participant : leaving) {
 			deletes.add(participant.leave());
@@ -443,6 +406,7 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 			this.engine.session().unbind(participant);
 		}
 		this.observations.close();
+		this.preferred.close();
 	}
 
 }

@@ -110,6 +110,11 @@ final class Observation implements SessionBound {
 			seen(null);
 			// Watch for the group's creation: its first member.
 			this.engine.requests().stat(this.queuePath, this.watcher, (exists) -> {
+				if (exists.getResultCode() == KeeperException.Code.OK.intValue()) {
+					// Made between the two reads: a watch on its existence would wait
+					// for its delete.
+					read();
+				}
 			});
 			return;
 		}

@@ -72,14 +72,14 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 
 	private final HandOffWatch handOffs;
 
+	private final ElectionFailures failures;
+
 	private boolean joined;
 
 	private @Nullable QueuePosition position;
 
 	// Our latch node while it leads, or led and may lead again (suspended, in doubt).
 	private @Nullable LockNode node;
-
-	private @Nullable Exception lastFailure;
 
 	Participant(Tenure.Election election, Engine engine, LockPath path) {
 		this.engine = engine;
@@ -90,6 +90,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		this.tenure = new Tenure(this, election, engine, path, this);
 		this.recheck = new LatchRecheck(this, engine, this.group, this.queuePath, rechecked());
 		this.handOffs = new HandOffWatch(engine, this.queuePath, this);
+		this.failures = new ElectionFailures(engine, this.group);
 		this.nodeWatch = new LeadingNodeWatch(engine, this.group, this::nodeGone);
 	}
 
@@ -222,7 +223,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 	}
 
 	synchronized @Nullable Exception lastFailure() {
-		return this.lastFailure;
+		return this.failures.last();
 	}
 
 	synchronized @Nullable LockHandle tenure() {
@@ -333,13 +334,14 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 		}
 		this.position = null;
 		this.node = node;
-		this.lastFailure = null;
+		this.failures.cleared();
 		this.tenure.start(node);
 		this.nodeWatch.watch(node);
 	}
 
 	@Override
 	public void waiting(QueuePosition position) {
+		this.failures.cleared();
 	}
 
 	@Override
@@ -379,9 +381,7 @@ final class Participant implements QueuePosition.Owner, SessionBound, Tenure.Mem
 			return;
 		}
 		this.position = null;
-		this.lastFailure = ex;
-		logger.warn("Could not take part in the election of group '{}': {}; trying again in {}", this.group,
-				ex.toString(), RETRY);
+		this.failures.failed(ex, RETRY);
 		this.engine.threads().requestAfter(RETRY, () -> {
 			synchronized (this) {
 				if (this.joined && this.position == null && this.node == null) {

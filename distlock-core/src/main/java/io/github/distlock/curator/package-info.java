@@ -236,9 +236,19 @@
  * fails half-way leaves one leader. A group followed without taking part has an
  * {@link io.github.distlock.curator.Observation} (in the leadership's
  * {@link io.github.distlock.curator.Observations}): a watch on the group node's children
- * that tells each new leader. No thread is kept per group. A join or a wait to lead that
- * races {@code CuratorLeadership#close()} is either refused or done before close leaves
- * every group ({@code LeadershipCloseRaceTests}): no latch node outlives the close.
+ * that tells each new leader. Preferred leaders
+ * ({@link io.github.distlock.curator.PreferredLeaders}): a preferred member keeps an
+ * ephemeral marker under {@code /leader-preferred/<group>}, outside the latch directory
+ * that raw {@code LeaderLatch}es read, and a leader that is not preferred watches the
+ * markers and the latch nodes while it leads, and hands off through {@code Transfers}
+ * once a preferred member's one latch node has been in the queue for the delay; it reads
+ * on one thread of its own per leadership, never the engine's request thread. A
+ * participant refused by ZooKeeper keeps the refusal in its
+ * {@link io.github.distlock.curator.ElectionFailures}, which tells each new cause once,
+ * to the log and to the client's {@code UnhandledErrorListener}s. No thread is kept per
+ * group. A join or a wait to lead that races {@code CuratorLeadership#close()} is either
+ * refused or done before close leaves every group ({@code LeadershipCloseRaceTests}): no
+ * latch node outlives the close.
  * <h2>Owned partitions</h2> {@code CuratorLeadership#partitions} joins a partitioned
  * group through its {@link io.github.distlock.curator.PartitionGroups} (one per
  * leadership, which stands every group aside while the locks drain): one

@@ -712,6 +712,50 @@ public class DistlockProperties {
 			this.giveUpWhenRefusingTraffic = giveUpWhenRefusingTraffic;
 		}
 
+		/**
+		 * Whether this instance is a preferred leader of every group it joins: a leader
+		 * that is not preferred hands its tenure to it (as transferTo does) once it has
+		 * been a live member for preferred-delay.
+		 */
+		private boolean preferred;
+
+		/**
+		 * Groups of which this instance is a preferred leader, besides every group when
+		 * preferred is set.
+		 */
+		private List<String> preferredGroups = new ArrayList<>();
+
+		/**
+		 * How long a preferred member must have been a live member of a group (one latch
+		 * node all along) before a leader of this instance that is not preferred hands
+		 * off to it.
+		 */
+		private Duration preferredDelay = Duration.ofSeconds(10);
+
+		public boolean isPreferred() {
+			return this.preferred;
+		}
+
+		public void setPreferred(boolean preferred) {
+			this.preferred = preferred;
+		}
+
+		public List<String> getPreferredGroups() {
+			return this.preferredGroups;
+		}
+
+		public void setPreferredGroups(List<String> preferredGroups) {
+			this.preferredGroups = preferredGroups;
+		}
+
+		public Duration getPreferredDelay() {
+			return this.preferredDelay;
+		}
+
+		public void setPreferredDelay(Duration preferredDelay) {
+			this.preferredDelay = preferredDelay;
+		}
+
 	}
 
 	/**

@@ -7,12 +7,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -124,6 +133,43 @@ class LeadershipOperationsTests {
 			// The leader closed, leaving the group: nobody leads.
 			await().atMost(Duration.ofSeconds(20)).until(() -> observing.observed("watched").isEmpty());
 			assertThat(changes).last().extracting(LeaderChangedEvent::leader).isNull();
+		}
+	}
+
+	@Test
+	void aMemberRefusedByAnAclShowsTheRefusalOnHealth() throws Exception {
+		try (CuratorFramework owner = CuratorFrameworkFactory.builder()
+			.connectString(zookeeper.connectString())
+			.retryPolicy(new RetryOneTime(100))
+			.authorization("digest", "owner:secret".getBytes())
+			.build()) {
+			owner.start();
+			String digest = DigestAuthenticationProvider.generateDigest("owner:secret");
+			owner.create()
+				.creatingParentsIfNeeded()
+				.withACL(List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest))))
+				.forPath("/distlock/leader/refused");
+			try (ConfigurableApplicationContext member = new SpringApplicationBuilder(
+					MetricsDocsTests.MetricsApplication.class)
+				.web(WebApplicationType.NONE)
+				.run(DistlockContextRunners.arguments(zookeeper, "distlock.leadership.groups=refused",
+						"distlock.leadership.member-id=refused"))) {
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> health(member).getDetails().get("leadershipErrors") != null);
+				Health health = health(member);
+				assertThat(health.getStatus()).isEqualTo(Status.UP);
+				assertThat(health.getDetails()).containsEntry("leadership", Map.of("refused", "MEMBER"));
+				assertThat(health.getDetails().get("leadershipErrors"))
+					.asInstanceOf(InstanceOfAssertFactories.map(String.class, String.class))
+					.containsOnlyKeys("refused");
+				assertThat(health.getDetails().get("leadershipErrors").toString()).contains("NoAuth")
+					.contains("/distlock/leader/refused");
+
+				owner.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath("/distlock/leader/refused");
+
+				member.getBean(Leadership.class).awaitLeadership("refused").get(20, TimeUnit.SECONDS);
+				assertThat(health(member).getDetails()).doesNotContainKey("leadershipErrors");
+			}
 		}
 	}
 

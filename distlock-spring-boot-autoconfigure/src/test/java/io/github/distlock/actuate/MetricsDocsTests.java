@@ -37,6 +37,8 @@ import io.github.distlock.core.JobSchedule;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.Locks;
 import io.github.distlock.core.ScheduledJob;
+import io.github.distlock.curator.CuratorLeadership;
+import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.curator.CuratorScheduledJobs;
 import io.github.distlock.testsupport.DistlockContextRunners;
 import io.github.distlock.testsupport.Faults;
@@ -82,13 +84,27 @@ class MetricsDocsTests {
 		Locks locks = context.getBean(Locks.class);
 		// A tenure granted, then revoked: the leader gauge and both transitions.
 		Leadership leadership = context.getBean(Leadership.class);
-		leadership.awaitLeadership("docs").get(20, java.util.concurrent.TimeUnit.SECONDS);
+		long epoch = leadership.awaitLeadership("docs").get(20, java.util.concurrent.TimeUnit.SECONDS);
+		// Seen leading by the metrics' observation first, so that the change is a
+		// fail-over (the leaderless gauge is registered at startup).
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> leadership.observed("docs").filter((leader) -> leader.epoch() == epoch).isPresent());
 		leadership.relinquish("docs");
 		MeterRegistry meters = context.getBean(MeterRegistry.class);
 		await().atMost(Duration.ofSeconds(20))
-			.until(() -> meters.find("distlock.leadership.transitions")
-				.tags("transition", "revoked")
-				.counter() != null);
+			.until(() -> meters.find("distlock.leadership.transitions").tags("transition", "revoked").counter() != null
+					&& meters.find("distlock.leadership.failover").timer() != null);
+		// A hand-off to another member (on the same client) gives the hand-off timer.
+		try (CuratorLeadership other = new CuratorLeadership(context.getBean(CuratorLocks.class), "docs-other")) {
+			leadership.awaitLeadership("docs").get(20, java.util.concurrent.TimeUnit.SECONDS);
+			other.join("docs");
+			await().atMost(Duration.ofSeconds(20))
+				.ignoreExceptions()
+				.until(() -> leadership.inspect("docs").memberIds().contains("docs-other"));
+			leadership.transferTo("docs", "docs-other").get(20, java.util.concurrent.TimeUnit.SECONDS);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> meters.find("distlock.leadership.handoff").timer() != null);
+		}
 		try (LockHandle held = locks.mutex("docs/held").acquire(Duration.ofSeconds(5))) {
 			CompletableFuture<Void> other = CompletableFuture
 				.runAsync(() -> assertThatExceptionOfType(LockTimeoutException.class)

@@ -34,6 +34,8 @@ class ConfigurationMetadataTests {
 			"distlock.leadership.groups",
 			// unset means "no group observed"
 			"distlock.leadership.observe",
+			// unset means "no group but those of distlock.leadership.preferred"
+			"distlock.leadership.preferred-groups",
 			// unset means "spring.application.name@host:pid", known only at runtime
 			"distlock.leadership.member-id");
 

@@ -79,7 +79,8 @@ public class DistlockHealthIndicator extends AbstractHealthIndicator {
 
 	/**
 	 * Show this instance's leader elections in the details: {@code leadership}, each
-	 * group joined with {@code LEADER} or {@code MEMBER}.
+	 * group joined with {@code LEADER} or {@code MEMBER}, and {@code leadershipErrors},
+	 * each group whose latch node ZooKeeper refuses with the refusal.
 	 * @param leadership the leader election of this instance
 	 */
 	public void setLeadership(Leadership leadership) {
@@ -106,10 +107,15 @@ public class DistlockHealthIndicator extends AbstractHealthIndicator {
 		Leadership leadership = this.leadership;
 		if (leadership != null) {
 			Map<String, String> groups = new TreeMap<>();
+			Map<String, String> errors = new TreeMap<>();
 			for (String group : leadership.groups()) {
 				groups.put(group, leadership.isLeader(group) ? "LEADER" : "MEMBER");
+				leadership.lastError(group).ifPresent((error) -> errors.put(group, error.toString()));
 			}
 			builder.withDetail("leadership", groups);
+			if (!errors.isEmpty()) {
+				builder.withDetail("leadershipErrors", errors);
+			}
 		}
 		if (!connected) {
 			builder.down().withDetail("error", "Not connected to ZooKeeper");

@@ -15,6 +15,7 @@ import io.github.distlock.autoconfigure.DistlockProperties;
 import io.github.distlock.core.LeaderChangedEvent;
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LeadershipGrantedEvent;
+import io.github.distlock.core.LeadershipHandOffEvent;
 import io.github.distlock.core.LeadershipListener;
 import io.github.distlock.core.LeadershipRevokedEvent;
 import io.github.distlock.core.Locks;
@@ -72,6 +73,14 @@ public final class DistlockLeadershipAutoConfiguration {
 		// Unset: spring.application.name@host:pid, from the locks.
 		CuratorLeadership leadership = (memberId != null) ? new CuratorLeadership(locks, memberId)
 				: new CuratorLeadership(locks);
+		DistlockProperties.Leadership config = properties.getLeadership();
+		if (config.getPreferredDelay() == null || config.getPreferredDelay().isNegative()) {
+			throw new IllegalArgumentException(
+					"distlock.leadership.preferred-delay must not be negative, was " + config.getPreferredDelay());
+		}
+		leadership.preferred().setDelay(config.getPreferredDelay());
+		leadership.preferred().setPreferredGroups(config.getPreferredGroups());
+		leadership.preferred().setPreferred(config.isPreferred());
 		leadership.addListener(new LeadershipListener() {
 
 			@Override
@@ -86,6 +95,11 @@ public final class DistlockLeadershipAutoConfiguration {
 
 			@Override
 			public void leaderChanged(LeaderChangedEvent event) {
+				publisher.publishEvent(event);
+			}
+
+			@Override
+			public void handedOff(LeadershipHandOffEvent event) {
 				publisher.publishEvent(event);
 			}
 
