@@ -215,8 +215,7 @@ class LeadershipHandOffTests {
 		b.join("jobs");
 		awaitMembers(a, "a", "b");
 		// The connection stalls before the leader hears of it: it still leads, and its
-		// read
-		// of the group fails once the client gives the connection up.
+		// read of the group fails once the client gives the connection up.
 		relay.pause();
 		CompletableFuture<Long> transfer = a.transferTo("jobs", "b");
 		assertThat(transfer).failsWithin(WITHIN)

@@ -227,8 +227,7 @@ public final class CuratorScheduledJobs implements ScheduledJobs {
 		try {
 			lock = this.locks.nonReentrantMutex(job.lockPath()).tryAcquire(Duration.ZERO);
 			if (lock.isEmpty() && this.records.lockFree(job.lockPath())) {
-				// Free, yet not taken: the connection came back before the locks heard of
-				// it.
+				// Free, yet not taken: the locks did not hear of the connection yet.
 				lock = this.locks.nonReentrantMutex(job.lockPath()).tryAcquire(CONNECTION_WAIT);
 				if (lock.isEmpty() && this.records.lockFree(job.lockPath())) {
 					return skipped(job, slot, JobSkip.DISCONNECTED);
