@@ -201,12 +201,15 @@ public final class CuratorLeadership implements Leadership, AutoCloseable {
 				throw new LockAcquisitionException(
 						"Cannot join group '" + group + "': the leader election of this client was closed", null);
 			}
+			String name = LockPath.parse(group).value();
 			if (this.engine.drain().since() != null) {
-				this.standAside.groups().add(LockPath.parse(group).value());
-				return;
+				// Joined when the drain ends (a marker alone is no live member).
+				this.standAside.groups().add(name);
 			}
-			participant(group).join();
-			this.preferred.joined(LockPath.parse(group).value());
+			else {
+				participant(group).join();
+			}
+			this.preferred.joined(name);
 		}
 	}
 
