@@ -37,6 +37,7 @@ import io.github.distlock.testsupport.LockTestContexts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A path template whose part gives a collection locks every resulting path: all or none,
@@ -137,12 +138,14 @@ class MultiLockAnnotationTests {
 				.hasValueSatisfying(LockHandle::close);
 			assertThat(locks2.mutex("accounts/C").tryAcquire(Duration.ofSeconds(1)))
 				.hasValueSatisfying(LockHandle::close);
+			// A close sends the delete and returns: its node goes once the server has it.
 			CuratorFramework client = this.context1.getBean(CuratorFramework.class);
 			for (String path : List.of("/mutex/accounts/A", "/mutex/accounts/C")) {
-				assertThat(
-						(client.checkExists().forPath(path) != null) ? client.getChildren().forPath(path) : List.of())
-					.as(path)
-					.isEmpty();
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat((client.checkExists().forPath(path) != null)
+							? client.getChildren().forPath(path) : List.of())
+						.as(path)
+						.isEmpty());
 			}
 		}
 		assertThat(this.node1.tryFallback(List.of("B", "C"))).isEqualTo("ran");
