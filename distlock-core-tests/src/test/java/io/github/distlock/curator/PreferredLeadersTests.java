@@ -61,13 +61,13 @@ class PreferredLeadersTests {
 		c.join("jobs");
 		awaitMembers(a, "a", "b", "c");
 
-		// Not before the delay: the leader saw c's node after c joined at the earliest.
-		leadsUntil(a, joined + delay.toNanos());
 		long epoch = c.awaitLeadership("jobs").get(30, TimeUnit.SECONDS);
 
 		assertThat(epoch).isGreaterThan(first);
 		awaitMembers(c, "c", "b", "a");
 		await().atMost(WITHIN).until(() -> this.tenures.size() == 2 && this.tenures.get(0).revoked != 0);
+		// Not before the delay: the leader saw c's node after c joined at the earliest.
+		assertThat(this.tenures.get(0).revoked - joined).isGreaterThanOrEqualTo(delay.toNanos());
 		assertTenuresNeverOverlap();
 		assertThat(this.tenures).extracting(Term::member).containsExactly("a", "c");
 		// The marker is outside the latch directory: only latch nodes there.
@@ -85,16 +85,20 @@ class PreferredLeadersTests {
 		b.join("jobs");
 		awaitMembers(a, "a", "b");
 		// Two thirds of the delay with its first node, then b flaps.
-		leadsUntil(a, joined + delay.multipliedBy(2).dividedBy(3).toNanos());
+		long flap = joined + delay.multipliedBy(2).dividedBy(3).toNanos();
+		await().atMost(delay).until(() -> System.nanoTime() >= flap);
 		b.leave("jobs").get(20, TimeUnit.SECONDS);
 		awaitMembers(a, "a");
+		long rejoined = System.nanoTime();
 		b.join("jobs");
 		awaitMembers(a, "a", "b");
 
-		// Had the delay run from b's first node, a would hand over within this half.
-		await().during(delay.dividedBy(2)).atMost(delay).until(() -> a.isLeader("jobs"));
 		b.awaitLeadership("jobs").get(30, TimeUnit.SECONDS);
+		await().atMost(WITHIN).until(() -> this.tenures.size() == 2 && this.tenures.get(0).revoked != 0);
 		assertThat(this.tenures).extracting(Term::member).containsExactly("a", "b");
+		// Had the delay run from b's first node, a would have handed over a third of it
+		// after the flap: it ran from b's second node.
+		assertThat(this.tenures.get(0).revoked - rejoined).isGreaterThanOrEqualTo(delay.toNanos());
 	}
 
 	@Test
@@ -198,17 +202,6 @@ class PreferredLeadersTests {
 			long owner = reader.checkExists().forPath("/leader-preferred/jobs/b").getEphemeralOwner();
 			return owner != session && owner != 0;
 		});
-	}
-
-	/**
-	 * Assert that the member leads until the given time ({@link System#nanoTime()}), the
-	 * earliest a hand-off may come; nothing to assert once it passed.
-	 */
-	private static void leadsUntil(CuratorLeadership member, long untilNanos) {
-		Duration left = Duration.ofNanos(untilNanos - System.nanoTime()).minusMillis(100);
-		if (left.compareTo(Duration.ofMillis(100)) > 0) {
-			await().during(left).atMost(left.plusSeconds(10)).until(() -> member.isLeader("jobs"));
-		}
 	}
 
 	private CuratorLeadership member(String id, boolean preferred, Duration delay) {

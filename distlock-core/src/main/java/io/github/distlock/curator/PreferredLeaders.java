@@ -78,6 +78,8 @@ public final class PreferredLeaders implements LeadershipListener, SessionBound 
 
 	private volatile Duration delay = DEFAULT_DELAY;
 
+	private final Set<Watching> unwatching = ConcurrentHashMap.newKeySet();
+
 	// The groups whose marker this instance keeps.
 	private final Set<String> marked = ConcurrentHashMap.newKeySet();
 
@@ -218,6 +220,7 @@ public final class PreferredLeaders implements LeadershipListener, SessionBound 
 		for (String group : this.leading.keySet()) {
 			run(() -> check(group));
 		}
+		List.copyOf(this.unwatching).forEach(this::unwatchLater);
 	}
 
 	// The leader's side
@@ -234,8 +237,41 @@ public final class PreferredLeaders implements LeadershipListener, SessionBound 
 
 	@Override
 	public void revoked(LeadershipRevokedEvent event) {
-		this.leading.computeIfPresent(event.group(),
-				(group, watching) -> (watching.epoch == event.epoch()) ? null : watching);
+		Watching ended = this.leading.get(event.group());
+		if (ended != null && ended.epoch == event.epoch() && this.leading.remove(event.group(), ended)) {
+			unwatchLater(ended);
+		}
+	}
+
+	/**
+	 * Remove the watches of an ended tenure on the checks' thread, after any check under
+	 * way, so that none watches again; at close if that thread stopped first.
+	 */
+	private void unwatchLater(Watching ended) {
+		this.unwatching.add(ended);
+		run(() -> {
+			if (this.unwatching.remove(ended)) {
+				unwatch(ended);
+			}
+		});
+	}
+
+	/**
+	 * Remove the watches of an ended tenure from the server, where nothing follows them
+	 * now; without a connection, at the reconnection (the server would keep them).
+	 */
+	private void unwatch(Watching ended) {
+		if (ended.timer != null) {
+			ended.timer.cancel(false);
+		}
+		if (!this.engine.client().getZookeeperClient().isConnected()) {
+			this.unwatching.add(ended);
+			return;
+		}
+		// Only a leader watches the markers: every watch of this client there goes.
+		this.engine.requests().removeAllWatches(ended.watcher, markersOf(ended.group), Watcher.WatcherType.Any);
+		String queue = QueuePaths.of(LockKind.LEADER, LockPath.parse(ended.group));
+		this.engine.requests().removeWatch(ended.watcher, queue, Watcher.WatcherType.Any);
 	}
 
 	/**
@@ -362,9 +398,15 @@ public final class PreferredLeaders implements LeadershipListener, SessionBound 
 			this.closed = true;
 			reader = this.reader;
 		}
-		this.leading.clear();
 		if (reader != null) {
 			reader.shutdownNow();
+		}
+		this.leading.values().forEach(this::unwatch);
+		this.leading.clear();
+		for (Watching ended : List.copyOf(this.unwatching)) {
+			if (this.unwatching.remove(ended)) {
+				unwatch(ended);
+			}
 		}
 		for (String group : this.marked) {
 			this.engine.requests().deleteInBackground(markerPath(group));
