@@ -177,8 +177,7 @@ class PartitionOwnerAnnotationTests {
 		await().atMost(WAIT).until(() -> jobA.entered() == 1);
 		Partitions ofA = tenants(a);
 		CompletableFuture<Void> closing = CompletableFuture.runAsync(a::close);
-		// The revocation has begun (a no longer lists the partition) and waits for the
-		// call.
+		// Revocation begun: a no longer lists the partition, and waits for the call.
 		await().atMost(WAIT).until(() -> ofA.owned().stream().noneMatch((owned) -> owned.index() == partition));
 		proceed.countDown();
 		assertThat(call).succeedsWithin(WAIT).isEqualTo("polled " + tenant);

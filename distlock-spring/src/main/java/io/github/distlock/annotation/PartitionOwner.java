@@ -28,12 +28,12 @@ import java.lang.annotation.Target;
  * {@code onNotOwner = THROW}, fails with a
  * {@link io.github.distlock.core.NotPartitionOwnerException}.
  * <p>
- * Only methods that do their work before they return: a method returning a
- * {@code CompletionStage}, a reactive type, or a Kotlin {@code suspend} function is
- * refused at startup. The group is a constant; every method naming a group must give it
- * the same number of partitions.
+ * On a method, directly or through a composed annotation that carries it. Only methods
+ * that do their work before they return: a method returning a {@code CompletionStage}, a
+ * reactive type, or a Kotlin {@code suspend} function is refused at startup. The group is
+ * a constant; every method naming a group must give it the same number of partitions.
  */
-@Target(ElementType.METHOD)
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface PartitionOwner {
