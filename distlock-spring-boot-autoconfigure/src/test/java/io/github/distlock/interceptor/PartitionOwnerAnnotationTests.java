@@ -23,6 +23,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -184,6 +186,26 @@ class PartitionOwnerAnnotationTests {
 		assertThat(jobA.ownedByOtherAtEnd()).isFalse();
 		assertThat(closing).succeedsWithin(WAIT);
 		await().atMost(WAIT).until(() -> owned(b).contains(partition));
+	}
+
+	@Test
+	void readinessRefusingTrafficGivesThePartitionsUpAndAcceptingTakesThemBack() {
+		ConfigurableApplicationContext a = start("readiness", "a");
+		ConfigurableApplicationContext b = start("readiness", "b");
+		awaitSettled(a, b);
+		String tenant = tenantsOf(desired("a", List.of("a", "b"))).get(0);
+		TenantJob jobA = a.getBean(TenantJob.class);
+		TenantJob jobB = b.getBean(TenantJob.class);
+		AvailabilityChangeEvent.publish(a, ReadinessState.REFUSING_TRAFFIC);
+		await().atMost(WAIT).until(() -> owned(b).size() == COUNT);
+		assertThat(jobA.poll(tenant)).isNull();
+		assertThat(jobB.poll(tenant)).isEqualTo("polled " + tenant);
+		AvailabilityChangeEvent.publish(a, ReadinessState.ACCEPTING_TRAFFIC);
+		awaitSettled(a, b);
+		assertThat(jobA.poll(tenant)).isEqualTo("polled " + tenant);
+		assertThat(jobB.poll(tenant)).isNull();
+		assertThat(jobA.runs()).containsExactly(Map.entry(tenant, 1));
+		assertThat(jobB.runs()).containsExactly(Map.entry(tenant, 1));
 	}
 
 	@Test
