@@ -250,7 +250,7 @@ final class LockAnnotationParser {
 	 * ({@code #order}) of a method whose class was compiled without parameter names: the
 	 * name would evaluate to {@code null} on every call.
 	 */
-	private static void checkParameterNames(Expression expression, String attribute,
+	static void checkParameterNames(Expression expression, String attribute,
 			@Nullable String @Nullable [] parameterNames, String description) {
 		Set<String> variables = new LinkedHashSet<>();
 		collectVariables(expression, variables);
@@ -302,7 +302,7 @@ final class LockAnnotationParser {
 				&& Integer.parseInt(name.substring(1)) < parameterCount;
 	}
 
-	private static void collectVariables(Expression expression, Set<String> variables) {
+	static void collectVariables(Expression expression, Set<String> variables) {
 		if (expression instanceof CompositeStringExpression composite) {
 			for (Expression part : composite.getExpressions()) {
 				collectVariables(part, variables);

@@ -16,10 +16,10 @@ import org.springframework.expression.Expression;
 import org.springframework.expression.common.TemplateParserContext;
 
 /**
- * Parses the templates of lock annotations once per annotated method, and creates the
- * evaluation context of a call: arguments by name ({@code #order}) and position
- * ({@code #p0}, {@code #a0}), {@link LockExpressionRootObject the root object}, and beans
- * ({@code @name}).
+ * Parses the templates of lock annotations (and the key of {@code @PartitionOwner}) once
+ * per annotated method, and creates the evaluation context of a call: arguments by name
+ * ({@code #order}) and position ({@code #p0}, {@code #a0}),
+ * {@link LockExpressionRootObject the root object}, and beans ({@code @name}).
  */
 final class LockExpressionEvaluator extends CachedExpressionEvaluator {
 
@@ -28,6 +28,8 @@ final class LockExpressionEvaluator extends CachedExpressionEvaluator {
 	private final Map<ExpressionKey, Expression> pathCache = new ConcurrentHashMap<>(64);
 
 	private final Map<ExpressionKey, Expression> durationCache = new ConcurrentHashMap<>(64);
+
+	private final Map<KeyExpression, Expression> keyCache = new ConcurrentHashMap<>(64);
 
 	/**
 	 * Parse a path template.
@@ -49,6 +51,26 @@ final class LockExpressionEvaluator extends CachedExpressionEvaluator {
 	 */
 	Expression parseDuration(String template, AnnotatedElementKey element) {
 		return getExpression(this.durationCache, element, template);
+	}
+
+	/**
+	 * Parse a plain SpEL expression, not a template: the key of a
+	 * {@code @PartitionOwner}.
+	 * @param expression the expression
+	 * @param element the annotated method and its target class
+	 * @return the expression
+	 * @throws org.springframework.expression.ParseException if the expression is
+	 * malformed
+	 */
+	Expression parseKey(String expression, AnnotatedElementKey element) {
+		KeyExpression key = new KeyExpression(element, expression);
+		Expression parsed = this.keyCache.get(key);
+		if (parsed == null) {
+			// Not through getExpression: that parses a template.
+			parsed = getParser().parseExpression(expression);
+			this.keyCache.put(key, parsed);
+		}
+		return parsed;
 	}
 
 	@Override
@@ -74,6 +96,9 @@ final class LockExpressionEvaluator extends CachedExpressionEvaluator {
 			context.setBeanResolver(new BeanFactoryResolver(beanFactory));
 		}
 		return context;
+	}
+
+	private record KeyExpression(AnnotatedElementKey element, String expression) {
 	}
 
 }

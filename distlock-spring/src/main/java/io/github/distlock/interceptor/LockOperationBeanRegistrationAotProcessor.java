@@ -21,6 +21,7 @@ import org.springframework.util.ReflectionUtils;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.LeaderOnly;
+import io.github.distlock.annotation.PartitionOwner;
 import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.Semaphore;
 import io.github.distlock.annotation.WriteLock;
@@ -34,7 +35,7 @@ import io.github.distlock.annotation.WriteLock;
 class LockOperationBeanRegistrationAotProcessor implements BeanRegistrationAotProcessor {
 
 	private static final Set<Class<? extends Annotation>> LOCK_ANNOTATIONS = Set.of(DistributedLock.class,
-			ReadLock.class, WriteLock.class, Semaphore.class, LeaderOnly.class);
+			ReadLock.class, WriteLock.class, Semaphore.class, LeaderOnly.class, PartitionOwner.class);
 
 	@Override
 	public @Nullable BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {

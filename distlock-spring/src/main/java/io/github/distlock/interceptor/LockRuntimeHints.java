@@ -8,6 +8,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 import io.github.distlock.annotation.DistributedLock;
 import io.github.distlock.annotation.LeaderOnly;
+import io.github.distlock.annotation.PartitionOwner;
 import io.github.distlock.annotation.ReadLock;
 import io.github.distlock.annotation.Semaphore;
 import io.github.distlock.annotation.WriteLock;
@@ -25,7 +26,7 @@ class LockRuntimeHints implements RuntimeHintsRegistrar {
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		for (Class<?> annotation : new Class<?>[] { DistributedLock.class, ReadLock.class, WriteLock.class,
-				Semaphore.class, LeaderOnly.class }) {
+				Semaphore.class, LeaderOnly.class, PartitionOwner.class }) {
 			hints.reflection().registerType(annotation, MemberCategory.INVOKE_PUBLIC_METHODS);
 		}
 		hints.reflection().registerType(LockExpressionRootObject.class, MemberCategory.INVOKE_PUBLIC_METHODS);

@@ -4,7 +4,9 @@
  * ({@link io.github.distlock.interceptor.AnnotationLockOperationSource}, which caches
  * what {@code LockAnnotationParser} and {@code FallbackMethodResolver} make of an
  * annotation; {@link io.github.distlock.interceptor.LeaderOnlyOperationSource} for
- * {@code @LeaderOnly}; both, and the {@code @ScheduledOnce} source, on
+ * {@code @LeaderOnly}; both, the {@code @ScheduledOnce} source and
+ * {@link io.github.distlock.interceptor.PartitionOwnerOperationSource} for
+ * {@code @PartitionOwner}, on
  * {@link io.github.distlock.interceptor.AbstractFallbackOperationSource}, which holds the
  * one cache and the one order in which an annotation is looked for). One
  * {@link io.github.distlock.interceptor.OperationSourceAdvisor}, parameterized by its
@@ -34,6 +36,12 @@
  * acquisition's failure, described). The method does not run. The executors only adapt
  * that outcome to what they return: a value, a stage or a publisher.</li>
  * </ol>
+ * A {@code @PartitionOwner} call takes no lock: its
+ * {@link io.github.distlock.interceptor.PartitionOwnerInterceptor} evaluates the key with
+ * the lock annotations' expression evaluator, and runs the method inside
+ * {@code Partitions.enter} of the key's partition when this instance owns it; plain
+ * methods only.
+ * <p>
  * The locks of asynchronous calls are found through
  * {@link io.github.distlock.core.ReactiveLockContext},
  * {@link io.github.distlock.core.CoroutineLockContext} and

@@ -1,5 +1,8 @@
 package io.github.distlock.autoconfigure.leadership;
 
+import java.util.Map;
+import java.util.Optional;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,13 +27,16 @@ import io.github.distlock.curator.CuratorLocks;
 import io.github.distlock.interceptor.LockInterceptor;
 import io.github.distlock.interceptor.LeaderOnlyOperationSource;
 import io.github.distlock.interceptor.OperationSourceAdvisor;
+import io.github.distlock.interceptor.PartitionOwnerInterceptor;
+import io.github.distlock.interceptor.PartitionOwnerOperationSource;
 
 /**
  * {@link AutoConfiguration Auto-configuration} of leader election: the {@link Leadership}
  * bean on distlock's engine, whose tenures are published as
- * {@link LeadershipGrantedEvent} and {@link LeadershipRevokedEvent}; the advisor of
- * {@code @LeaderOnly} methods; and this instance's membership in the elections of their
- * groups and of {@code distlock.leadership.groups}.
+ * {@link LeadershipGrantedEvent} and {@link LeadershipRevokedEvent}; the advisors of
+ * {@code @LeaderOnly} and {@code @PartitionOwner} methods; and this instance's membership
+ * in the elections of their groups and of {@code distlock.leadership.groups}, and in
+ * their partitioned groups.
  */
 @AutoConfiguration(after = DistlockAutoConfiguration.class)
 @ConditionalOnBean(CuratorLocks.class)
@@ -56,6 +62,33 @@ public final class DistlockLeadershipAutoConfiguration {
 			DistlockProperties distlock = properties.getIfAvailable();
 			int lockOrder = (distlock != null) ? distlock.getLock().getOrder() : Ordered.LOWEST_PRECEDENCE - 1;
 			// Just outside the lock: leadership is checked before a lock is taken.
+			return (lockOrder == Ordered.HIGHEST_PRECEDENCE) ? lockOrder : lockOrder - 1;
+		});
+		return advisor;
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static PartitionOwnerOperationSource partitionOwnerOperationSource() {
+		return new PartitionOwnerOperationSource();
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean(name = "partitionOwnerAdvisor")
+	static OperationSourceAdvisor partitionOwnerAdvisor(PartitionOwnerOperationSource partitionOwnerOperationSource,
+			ObjectProvider<LeadershipMembership> membership, ObjectProvider<DistlockProperties> properties) {
+		OperationSourceAdvisor advisor = new OperationSourceAdvisor(partitionOwnerOperationSource,
+				new PartitionOwnerInterceptor(partitionOwnerOperationSource, (group) -> {
+					LeadershipMembership found = membership.getIfAvailable();
+					return (found != null) ? found.partitions(group) : Optional.empty();
+				}));
+		advisor.setOrderSupplier(() -> {
+			DistlockProperties distlock = properties.getIfAvailable();
+			int lockOrder = (distlock != null) ? distlock.getLock().getOrder() : Ordered.LOWEST_PRECEDENCE - 1;
+			// Just outside the lock, as @LeaderOnly: ownership is checked before a lock
+			// is taken.
 			return (lockOrder == Ordered.HIGHEST_PRECEDENCE) ? lockOrder : lockOrder - 1;
 		});
 		return advisor;
@@ -110,13 +143,17 @@ public final class DistlockLeadershipAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LeadershipMembership distlockLeadershipMembership(Leadership leadership, DistlockProperties properties,
-			ObjectProvider<LeaderOnlyOperationSource> source) {
+			ObjectProvider<LeaderOnlyOperationSource> source,
+			ObjectProvider<PartitionOwnerOperationSource> partitionOwnerSource) {
 		DistlockProperties.Leadership config = properties.getLeadership();
 		return new LeadershipMembership(leadership, () -> {
 			LeaderOnlyOperationSource found = source.getIfAvailable();
 			return (found != null) ? found.groups() : java.util.Set.of();
-		}, config.getGroups(), config.getObserve(),
-				config.isRequireReadiness() || config.isGiveUpWhenRefusingTraffic());
+		}, config.getGroups(), config.getObserve(), config.isRequireReadiness() || config.isGiveUpWhenRefusingTraffic(),
+				() -> {
+					PartitionOwnerOperationSource found = partitionOwnerSource.getIfAvailable();
+					return (found != null) ? found.groups() : Map.of();
+				});
 	}
 
 }

@@ -2,9 +2,12 @@ package io.github.distlock.autoconfigure.leadership;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -19,14 +22,17 @@ import org.springframework.context.SmartLifecycle;
 
 import io.github.distlock.core.Leadership;
 import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.Partitions;
 
 /**
  * This instance's membership in its groups' elections: every group a {@code @LeaderOnly}
- * method names, and {@code distlock.leadership.groups}. Joined once the context has
- * started (the last phase to start), left when it closes in the first phase to stop, so
- * before the beans that do the work stop: the latch nodes are deleted, and another
- * instance leads at once instead of after a session timeout. After a session loss the
- * election itself joins again. Unless
+ * method names, and {@code distlock.leadership.groups}; and in the partitioned groups
+ * that {@code @PartitionOwner} methods name, with their counts, which the same steps join
+ * and leave (a {@code @PartitionOwner} call runs only while its group is joined). Joined
+ * once the context has started (the last phase to start), left when it closes in the
+ * first phase to stop, so before the beans that do the work stop: the latch nodes are
+ * deleted, and another instance leads at once instead of after a session timeout. After a
+ * session loss the election itself joins again. Unless
  * {@code distlock.leadership.require-readiness=false}, every group is left when the
  * application's readiness state turns to refusing traffic (a leader drains its calls, and
  * the next member leads at once), and joined again once it accepts traffic; closing waits
@@ -49,6 +55,11 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 
 	private final List<String> configuredGroups;
 
+	private final Supplier<Map<String, Integer>> partitionedGroups;
+
+	// The partitioned groups joined now.
+	private final Map<String, Partitions> partitions = new ConcurrentHashMap<>();
+
 	private final List<String> observedGroups;
 
 	private final boolean requireReadiness;
@@ -61,10 +72,11 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 	private final List<CompletableFuture<Void>> pendingLeaves = new CopyOnWriteArrayList<>();
 
 	LeadershipMembership(Leadership leadership, Supplier<Set<String>> annotatedGroups, List<String> configuredGroups,
-			List<String> observedGroups, boolean requireReadiness) {
+			List<String> observedGroups, boolean requireReadiness, Supplier<Map<String, Integer>> partitionedGroups) {
 		this.leadership = leadership;
 		this.annotatedGroups = annotatedGroups;
 		this.configuredGroups = List.copyOf(configuredGroups);
+		this.partitionedGroups = partitionedGroups;
 		this.observedGroups = List.copyOf(observedGroups);
 		this.requireReadiness = requireReadiness;
 	}
@@ -74,6 +86,16 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 		Set<String> groups = new TreeSet<>(this.configuredGroups);
 		groups.addAll(this.annotatedGroups.get());
 		return groups;
+	}
+
+	/**
+	 * This instance's membership of a partitioned group, while it is joined.
+	 * @param group the group
+	 * @return the membership, or empty before the start, after the stop, or while
+	 * readiness refuses traffic
+	 */
+	Optional<Partitions> partitions(String group) {
+		return Optional.ofNullable(this.partitions.get(group));
 	}
 
 	@Override
@@ -129,12 +151,20 @@ final class LeadershipMembership implements SmartLifecycle, ApplicationListener<
 		for (String group : groups()) {
 			this.leadership.join(group);
 		}
+		this.partitionedGroups.get()
+			.forEach((group, count) -> this.partitions.put(group, this.leadership.partitions(group, count)));
 	}
 
 	private void leaveAll(boolean await) {
 		List<CompletableFuture<Void>> leaving = new ArrayList<>();
 		for (String group : this.leadership.groups()) {
 			leaving.add(this.leadership.leave(group));
+		}
+		for (String group : List.copyOf(this.partitions.keySet())) {
+			Partitions left = this.partitions.remove(group);
+			if (left != null) {
+				leaving.add(left.leave());
+			}
 		}
 		if (!await) {
 			this.pendingLeaves.removeIf(CompletableFuture::isDone);
