@@ -331,6 +331,10 @@ public final class PreferredLeaders implements LeadershipListener, SessionBound 
 		catch (KeeperException.NoNodeException ex) {
 			client.checkExists().usingWatcher(watching.watcher).forPath(markers);
 		}
+		if (preferred.isEmpty()) {
+			// No member is preferred: the markers' watch tells when one is.
+			return null;
+		}
 		try {
 			client.getChildren().usingWatcher(watching.watcher).forPath(queuePath);
 		}
@@ -403,11 +407,7 @@ public final class PreferredLeaders implements LeadershipListener, SessionBound 
 		}
 		this.leading.values().forEach(this::unwatch);
 		this.leading.clear();
-		for (Watching ended : List.copyOf(this.unwatching)) {
-			if (this.unwatching.remove(ended)) {
-				unwatch(ended);
-			}
-		}
+		List.copyOf(this.unwatching).stream().filter(this.unwatching::remove).forEach(this::unwatch);
 		for (String group : this.marked) {
 			this.engine.requests().deleteInBackground(markerPath(group));
 		}
