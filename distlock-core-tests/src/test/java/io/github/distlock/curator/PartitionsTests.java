@@ -8,8 +8,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.distlock.core.LockConfigurationException;
 import io.github.distlock.core.OwnedPartition;
+import io.github.distlock.core.PartitionHash;
 import io.github.distlock.core.PartitionAssignedEvent;
 import io.github.distlock.core.PartitionGuard;
 import io.github.distlock.core.PartitionListener;
@@ -241,6 +244,50 @@ class PartitionsTests {
 		for (int index : owned) {
 			assertThat(back.get(index)).isGreaterThan(takenOver.get(index));
 		}
+	}
+
+	@Test
+	void aDeleteThatDidNotGoOutBeforeItsSessionEndedNeverRemovesTheNextOwnersNode() throws Exception {
+		TcpRelay relay = this.zookeeper.nodes().register(new TcpRelay(this.zookeeper.server().getPort()));
+		Member cut = new Member("c", this.zookeeper.nodes().node(relay.getConnectString()), LONG_DRAIN);
+		cut.join(1);
+		await().atMost(WITHIN).until(() -> cut.ownedIndexes().equals(List.of(0)));
+		// A member that would not own the partition while c is live.
+		String id = List.of("a", "b", "d", "e", "f", "g")
+			.stream()
+			.filter((candidate) -> PartitionHash.ownerOf(List.of("c", candidate), 0).equals("c"))
+			.findFirst()
+			.orElseThrow();
+		Member next = member(id);
+		next.join(1);
+		await().atMost(WITHIN).until(() -> next.partitions.ownerOf(0).equals(Optional.of("c")));
+		long session = cut.client().getZookeeperClient().getZooKeeper().getSessionId();
+
+		// c leaves with its connection stalled: its delete does not reach the server,
+		// which ends its session; the next member owns the partition.
+		relay.pause();
+		CompletableFuture<Void> left = cut.partitions.leave();
+		await().atMost(this.zookeeper.options().sessionTimeout().multipliedBy(4))
+			.until(() -> next.ownedIndexes().equals(List.of(0)));
+		long epoch = next.partitions.owned().get(0).epoch();
+		long sequence = this.sequence.get();
+
+		// c is back, in a new session: its delete is not sent there.
+		relay.resume();
+		await().atMost(WITHIN)
+			.until(() -> cut.client().getZookeeperClient().isConnected()
+					&& cut.client().getZookeeperClient().getZooKeeper().getSessionId() != session);
+		// Its leave ends either way (the member node's delete may fail with the
+		// connection).
+		left.handle((done, ex) -> done).get(WITHIN.toSeconds(), TimeUnit.SECONDS);
+		// A round trip of c's client after its reconnection: what it sends again is sent.
+		cut.client().sync().forPath("/partitions/" + GROUP);
+		cut.client().checkExists().forPath("/partitions/" + GROUP + "/owners/0");
+		Stat stat = next.client().checkExists().forPath("/partitions/" + GROUP + "/owners/0");
+		assertThat(stat).isNotNull();
+		assertThat(stat.getCzxid()).isEqualTo(epoch);
+		assertThat(next.ownedIndexes()).containsExactly(0);
+		assertThat(this.told.stream().filter((told) -> told.sequence() > sequence)).isEmpty();
 	}
 
 	@Test

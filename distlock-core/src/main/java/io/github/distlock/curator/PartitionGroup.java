@@ -365,7 +365,7 @@ final class PartitionGroup implements Partitions, SessionBound {
 		Requests requests = this.engine.requests();
 		this.events.revoked(new PartitionRevokedEvent(this.group, ownership.index(), ownership.epoch(), reason))
 			.thenCompose((told) -> ownership.drained(this.engine.threads(), this.drain))
-			.thenComposeAsync((drained) -> delete ? requests.deleteConfirmed(ownership.node().path())
+			.thenComposeAsync((drained) -> delete ? requests.deleteInSession(ownership.node())
 					: CompletableFuture.<Void>completedFuture(null), this.engine.threads()::request)
 			.whenComplete((deleted, ex) -> forget(ownership, ex));
 	}
@@ -390,7 +390,7 @@ final class PartitionGroup implements Partitions, SessionBound {
 	 */
 	private void deleteAbandoned(PartitionOwnership ownership) {
 		ownership.ended()
-			.thenCompose((ended) -> this.engine.requests().deleteConfirmed(ownership.node().path()))
+			.thenCompose((ended) -> this.engine.requests().deleteInSession(ownership.node()))
 			.whenComplete((deleted, ex) -> {
 				synchronized (this) {
 					if (ex == null && this.abandoned.remove(ownership.index(), ownership)) {

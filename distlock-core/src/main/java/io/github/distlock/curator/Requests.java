@@ -12,6 +12,7 @@ import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -223,6 +224,41 @@ final class Requests {
 						deleted.completeExceptionally(KeeperException.create(code, path));
 					}
 				}).forPath(path);
+			}
+			catch (Exception ex) {
+				deleted.completeExceptionally(ex);
+			}
+		});
+		return deleted;
+	}
+
+	/**
+	 * Delete a node of the given session in that session only: through the session's own
+	 * handle, never retried in a later session. For nodes whose name is not unique (a
+	 * partition's owner node): once the session ended, another client may have made a
+	 * node of the same name, which a delete by path would remove. Completes once deleted,
+	 * or known gone with its session (this client's session is another one now, or
+	 * ended); fails on a connection loss, to be asked again once the connection is back.
+	 */
+	CompletableFuture<Void> deleteInSession(LockNode node) {
+		CompletableFuture<Void> deleted = new CompletableFuture<>();
+		send(() -> {
+			try {
+				ZooKeeper handle = this.client.getZookeeperClient().getZooKeeper();
+				if (handle.getSessionId() != node.session()) {
+					deleted.complete(null);
+					return;
+				}
+				handle.delete(ZKPaths.fixForNamespace(this.client.getNamespace(), node.path()), -1, (rc, path, ctx) -> {
+					KeeperException.Code code = KeeperException.Code.get(rc);
+					if (code == KeeperException.Code.OK || code == KeeperException.Code.NONODE
+							|| code == KeeperException.Code.SESSIONEXPIRED) {
+						deleted.complete(null);
+					}
+					else {
+						deleted.completeExceptionally(KeeperException.create(code, node.path()));
+					}
+				}, null);
 			}
 			catch (Exception ex) {
 				deleted.completeExceptionally(ex);
