@@ -234,20 +234,8 @@ public final class PreferredLeaders implements LeadershipListener, SessionBound 
 
 	@Override
 	public void revoked(LeadershipRevokedEvent event) {
-		Watching watching = this.leading.get(event.group());
-		if (watching != null && watching.epoch == event.epoch() && this.leading.remove(event.group(), watching)) {
-			unwatch(watching);
-		}
-	}
-
-	/**
-	 * A tenure ended: its watches on the markers and the latch nodes go with it, on the
-	 * server too (a watch on the markers would otherwise stay until a marker changes).
-	 */
-	private void unwatch(Watching watching) {
-		String queuePath = QueuePaths.of(LockKind.LEADER, LockPath.parse(watching.group));
-		this.engine.requests().removeWatch(watching.watcher, markersOf(watching.group), Watcher.WatcherType.Any);
-		this.engine.requests().removeWatch(watching.watcher, queuePath, Watcher.WatcherType.Any);
+		this.leading.computeIfPresent(event.group(),
+				(group, watching) -> (watching.epoch == event.epoch()) ? null : watching);
 	}
 
 	/**
@@ -266,11 +254,6 @@ public final class PreferredLeaders implements LeadershipListener, SessionBound 
 		catch (Exception ex) {
 			// A connection problem: read again at the reconnection.
 			logger.debug("Could not read the preferred members of group '{}': {}", group, ex.toString());
-			return;
-		}
-		if (this.leading.get(group) != watching) {
-			// The tenure ended during the read: the watches it set go too.
-			unwatch(watching);
 			return;
 		}
 		String target;
