@@ -118,6 +118,8 @@ final class CheckerRun {
 
 	private final Transfers transfers = new Transfers(this);
 
+	private final Owners owners = new Owners(this);
+
 	private final AtomicInteger leaderWrites = new AtomicInteger();
 
 	private volatile @Nullable FaultInjector injector;
@@ -324,12 +326,13 @@ final class CheckerRun {
 		all.addAll(judged);
 		all.addAll(judgedLeadership);
 		all.addAll(judgedPresence);
+		all.addAll(this.owners.judge(Faults.NODES.sessionTimeout()));
 		all.addAll(this.transfers.judge(this.history, this.leads, faults.windows(), this.latchDeletes.deletions()));
 		this.watchers.forEach((watcher) -> all.addAll(watcher.judge()));
 		all.sort(java.util.Comparator.comparingLong(Violation::nanos));
 		return new Result(this.settings, all,
 				summary(analysis, faults) + "\n" + leadership.summary() + ", " + this.leaderWrites.get()
-						+ " leader writes, " + this.transfers.succeeded() + " transfers"
+						+ " leader writes, " + this.transfers.succeeded() + " transfers, " + this.owners.summary()
 						+ ((this.presence != null) ? ", " + this.presence.summary() : ""),
 				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), this.runStart, this.holds.size(),
 				faults.windows().size(), this.leads.leads().size());
@@ -478,6 +481,67 @@ final class CheckerRun {
 		Thread liveness = new Thread(new LeaderLiveness(this, this.members, leaderDeadline()), "history-liveness");
 		liveness.setDaemon(true);
 		actors.add(liveness);
+		startPartitions(actors, seed);
+	}
+
+	/**
+	 * The partitioned workload: every distlock node takes part in one partitioned group
+	 * on an engine of its own, with a thread that joins, leaves and joins again, and a
+	 * watch that every partition is owned again in the calm phase ({@link Owners}).
+	 */
+	private void startPartitions(List<Thread> actors, long seed) {
+		for (Node node : this.nodes) {
+			if (node.locks != null) {
+				PartitionMember member = new PartitionMember(this, node, node.locks.connectionLossPolicy(), this.owners,
+						seed * 1_000_003L + 3_000 + node.index);
+				this.owners.add(member);
+				member.join(0);
+				Thread thread = new Thread(member, "history-" + member.name());
+				thread.setDaemon(true);
+				actors.add(thread);
+			}
+		}
+		Thread owned = new Thread(this.owners, "history-owned");
+		owned.setDaemon(true);
+		actors.add(owned);
+	}
+
+	/**
+	 * After the faults: every partition member joins, and each partition has exactly one
+	 * owner; then all leave, and no member or owner node is left.
+	 */
+	private void quiescePartitions(CuratorFramework looker) throws Exception {
+		List<PartitionMember> members = this.owners.members();
+		members.forEach((member) -> member.join(0));
+		if (!within(leaderDeadline(), () -> this.owners.unowned().isEmpty() && ownedOnce())) {
+			violation("checker", 0, "partition/" + Owners.GROUP,
+					"liveness: not every partition of " + Owners.GROUP + " owned exactly once within "
+							+ leaderDeadline().toMillis() + " ms of every member joining,"
+							+ " with every server up and every client connected: unowned " + this.owners.unowned()
+							+ "; owner nodes " + described(looker, "/partitions/" + Owners.GROUP + "/owners"));
+		}
+		for (PartitionMember member : members) {
+			member.leave(0);
+		}
+		Duration nodesGone = Faults.NODES.sessionTimeout().multipliedBy(3).plusSeconds(10);
+		for (String parent : List.of("/partitions/" + Owners.GROUP + "/owners",
+				"/partitions/" + Owners.GROUP + "/members")) {
+			if (!within(nodesGone, () -> children(looker, parent).isEmpty())) {
+				violation("checker", 0, "partition/" + Owners.GROUP, "nodes left: partition nodes left after every"
+						+ " member left, under " + parent + ": " + described(looker, parent));
+			}
+		}
+		members.forEach(PartitionMember::close);
+	}
+
+	private boolean ownedOnce() {
+		long owned = this.owners.members()
+			.stream()
+			.map(PartitionMember::partitions)
+			.filter(java.util.Objects::nonNull)
+			.mapToLong((partitions) -> partitions.owned().size())
+			.sum();
+		return owned == Owners.COUNT;
 	}
 
 	/**
@@ -524,6 +588,7 @@ final class CheckerRun {
 						+ parent + ": " + described(looker, parent));
 			}
 		}
+		quiescePartitions(looker);
 		if (!within(Duration.ofSeconds(10),
 				() -> this.leads.open().stream().noneMatch((lead) -> lead.member.distlock()))) {
 			for (Leads.Lead lead : this.leads.open()) {

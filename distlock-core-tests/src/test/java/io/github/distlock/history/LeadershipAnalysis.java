@@ -223,7 +223,7 @@ final class LeadershipAnalysis {
 	 * report and when they were handed the client's next connection;
 	 * {@link Long#MAX_VALUE} for what it did not report.
 	 */
-	private static Session session(Node node, long at) {
+	static Session session(Node node, long at) {
 		List<Node.Change> changes = node.changes();
 		long connected = Long.MIN_VALUE;
 		for (Node.Change change : changes) {
@@ -285,7 +285,7 @@ final class LeadershipAnalysis {
 	 * What a client reported of one session: its first trouble, and its end; when all its
 	 * listeners had handled that trouble, and when they were handed the next connection.
 	 */
-	private record Session(long trouble, long lost, long handled, long connects) {
+	record Session(long trouble, long lost, long handled, long connects) {
 
 		String describe(History history) {
 			return "first reported at " + history.millis(this.trouble) + " ms, handled by "

@@ -98,7 +98,21 @@ public enum PlantedDefect {
 			new Patch("Participant.java",
 					"\t\t\tthis.position = null;\n\t\t\tif (this.joined) {\n\t\t\t\tqueue();\n\t\t\t}\n\t\t}\n\t}\n\n"
 							+ "\t@Override\n\tpublic void failed(",
-					"\t\t\tthis.position = null;\n\t\t}\n\t}\n\n\t@Override\n\tpublic void failed("));
+					"\t\t\tthis.position = null;\n\t\t}\n\t}\n\n\t@Override\n\tpublic void failed(")),
+
+	/**
+	 * (g) A partition taken before its old owner gave it up ({@code PartitionGroup}): the
+	 * desired owner deletes another member's owner node as soon as it reads it, instead
+	 * of waiting for that owner to tell its listeners and delete it, then creates its
+	 * own.
+	 */
+	PARTITION_TAKEN_EARLY("partition-taken-early", Setup.USUAL, Set.of("two owners", "epoch order"), new Patch(
+			"PartitionGroup.java",
+			"\t\tif (this.joined && this.memberId.equals(desired) && this.members.isMember() && this.ownerRead[index]\n",
+			"\t\tif (this.joined && this.memberId.equals(desired) && this.members.isMember() && this.ownerRead[index]\n"
+					+ "\t\t\t\t&& this.owners[index] != null && !this.owners[index].equals(this.memberId)) {\n"
+					+ "\t\t\tthis.engine.requests().deleteConfirmed(this.ownerNodes.path(index));\n\t\t}\n"
+					+ "\t\tif (this.joined && this.memberId.equals(desired) && this.members.isMember() && this.ownerRead[index]\n"));
 
 	private final String id;
 

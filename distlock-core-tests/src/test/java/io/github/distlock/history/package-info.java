@@ -49,6 +49,11 @@
  * {@link io.github.distlock.history.HoldWatcher} per distlock node holds a mutex for
  * seconds, asking its state on a timer or only listening for the loss listener: a
  * {@code HELD} answer after a reported loss, and a loss not told in time, are violations.
+ * In runs with leadership, each distlock node also takes part in a partitioned group
+ * ({@link io.github.distlock.history.PartitionMember}, on an engine of its own, joining,
+ * leaving and joining again); {@link io.github.distlock.history.Owners} records its
+ * ownership intervals and judges them (never two owners beyond the session rule, epochs
+ * growing from one owner to the next, every partition owned again in the calm phase).
  * Opt-in, {@link io.github.distlock.history.ParentRemake} deletes a busy mutex queue's
  * parent and makes it again under a raw holder.
  * {@link io.github.distlock.history.PlantedCatalogueTests} (opt-in) plants each defect of

@@ -327,7 +327,8 @@ final class PartitionGroup implements Partitions, SessionBound {
 	}
 
 	private synchronized void ownerPresent(int index, String owner, Stat stat) {
-		if (this.left) {
+		// A node of ours made as we left is deleted below; nothing else is looked at.
+		if (this.left && !owner.equals(this.memberId)) {
 			return;
 		}
 		this.owners[index] = owner;
@@ -393,7 +394,7 @@ final class PartitionGroup implements Partitions, SessionBound {
 			.thenCompose((ended) -> this.engine.requests().deleteInSession(ownership.node()))
 			.whenComplete((deleted, ex) -> {
 				synchronized (this) {
-					if (ex == null && this.abandoned.remove(ownership.index(), ownership)) {
+					if (ex == null && this.abandoned.remove(ownership.index(), ownership) && !this.left) {
 						this.ownerNodes.read(ownership.index());
 					}
 				}
