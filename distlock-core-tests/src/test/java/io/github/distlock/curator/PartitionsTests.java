@@ -277,8 +277,7 @@ class PartitionsTests {
 		await().atMost(WITHIN)
 			.until(() -> cut.client().getZookeeperClient().isConnected()
 					&& cut.client().getZookeeperClient().getZooKeeper().getSessionId() != session);
-		// Its leave ends either way (the member node's delete may fail with the
-		// connection).
+		// Its leave ends either way: the member node's delete may fail.
 		left.handle((done, ex) -> done).get(WITHIN.toSeconds(), TimeUnit.SECONDS);
 		// A round trip of c's client after its reconnection: what it sends again is sent.
 		cut.client().sync().forPath("/partitions/" + GROUP);
