@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.distlock.core.LockAcquisitionException;
+import io.github.distlock.core.LockKind;
 import io.github.distlock.core.LockPath;
-import io.github.distlock.core.LockProtocol;
 
 /**
  * The {@linkplain JobRecord records} of scheduled jobs in ZooKeeper, the persistent nodes
@@ -127,7 +127,7 @@ final class JobRecords {
 	 */
 	boolean lockFree(LockPath lock) {
 		try {
-			return this.client.getChildren().forPath("/" + LockProtocol.MUTEX.subtree() + "/" + lock.value()).isEmpty();
+			return this.client.getChildren().forPath(QueuePaths.of(LockKind.MUTEX, lock)).isEmpty();
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return true;
